@@ -1,0 +1,33 @@
+#!/bin/bash
+# Runs inside the guest (host root over 9p). $1 is the run directory the host
+# shares read-write: it holds 'expected' (the topology the preset promises) and
+# 'cmd' (the command). We write 'topology', 'stdout', 'stderr', 'rc', 'dmesg'.
+d=$1
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+
+cpulists() { # the distinct cpulists of a per-CPU sysfs file, in CPU order
+	for c in $(ls -d /sys/devices/system/cpu/cpu[0-9]* | sort -V); do cat "$c/$1" 2>/dev/null; done |
+		awk '!seen[$0]++'
+}
+{
+	echo "cpus $(grep -c '^processor' /proc/cpuinfo)"
+	for n in /sys/devices/system/node/node[0-9]*; do
+		echo "${n##*/} $(cat "$n/cpulist")"
+	done | sort -V
+	cpulists cache/index3/shared_cpu_list | sed 's/^/llc /'
+	cpulists topology/thread_siblings_list | sed 's/^/smt /'
+	echo "domains $(cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+} >"$d/topology"
+
+if ! cmp -s "$d/expected" "$d/topology"; then
+	{
+		echo "guest topology does not match the preset (expected vs actual):"
+		diff "$d/expected" "$d/topology"
+	} >"$d/stderr"
+	: >"$d/stdout"
+	echo 97 >"$d/rc"
+else
+	bash "$d/cmd" >"$d/stdout" 2>"$d/stderr" </dev/null
+	echo $? >"$d/rc"
+fi
+dmesg >"$d/dmesg"

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Boot a kernel under virtme-ng on a topology preset, run one command inside,
+# and return its stdout, stderr and exit status as our own.
+#
+#   vm.sh [-p PRESET] [-k BZIMAGE] [-t TIMEOUT] [-a "KERNEL ARGS"] -- CMD [ARG...]
+#
+# This is the only file that knows about vng and QEMU; replacing vng with plain
+# QEMU must touch nothing else.
+#
+# The command's output does not come from the console: the guest writes it,
+# with its exit status and dmesg, into a run directory shared read-write over
+# 9p. The console goes to a log that is only scanned for splats. Before the
+# command runs, the guest checks its topology against the preset; a mismatch
+# fails with status 97 and the command does not run.
+#
+# Exit status: the command's; 97 topology mismatch; 98 splat on the console;
+# 99 guest panicked, hung (timeout) or never ran the command; 2 bad usage.
+# ACCEL=kvm|tcg forces the accelerator; otherwise a cached probe decides.
+# VM_KEEP=DIR keeps the run directory (console.log, dmesg, topology) in DIR.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+preset=2s4llc
+kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
+timeout=${VM_TIMEOUT:-300}
+append=""
+usage() {
+	echo "usage: vm.sh [-p PRESET] [-k BZIMAGE] [-t SECONDS] [-a KERNEL_ARGS] -- CMD [ARG...]" >&2
+	exit 2
+}
+while getopts "p:k:t:a:h" o; do
+	case $o in
+	p) preset=$OPTARG ;;
+	k) kernel=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	a) append=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || usage
+
+# Topology from the preset.
+read -r _ sockets dies cores threads < <(awk -v p="$preset" '$1 == p' "$TOP/scripts/presets") || true
+if [ -z "${sockets:-}" ]; then
+	echo "error: unknown preset '$preset'; known presets: $(awk '!/^#/ {printf "%s ", $1}' "$TOP/scripts/presets")" >&2
+	exit 2
+fi
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found; run 'make deps' (installs qemu-system-x86)"
+command -v vng >/dev/null || die "vng (virtme-ng) not found; run 'make deps'"
+[ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
+
+ncpu=$((sockets * dies * cores * threads))
+per_node=$((ncpu / sockets))
+per_llc=$((cores * threads))
+
+expected() {
+	local i
+	echo "cpus $ncpu"
+	for ((i = 0; i < sockets; i++)); do
+		echo "node$i $((i * per_node))-$((i * per_node + per_node - 1))"
+	done
+	for ((i = 0; i < ncpu; i += per_llc)); do echo "llc $i-$((i + per_llc - 1))"; done
+	for ((i = 0; i < ncpu; i += threads)); do
+		[ "$threads" -gt 1 ] && echo "smt $i-$((i + threads - 1))" || echo "smt $i"
+	done
+	local dom=""
+	[ "$threads" -gt 1 ] && dom="SMT "
+	[ "$per_llc" -gt "$threads" ] && dom="${dom}MC "
+	[ "$dies" -gt 1 ] && dom="${dom}PKG "
+	[ "$sockets" -gt 1 ] && dom="${dom}NUMA "
+	echo "domains ${dom% }"
+}
+
+# KVM opens on some hosts but the guest hangs after the BIOS; so a short probe
+# boot decides, and its answer is cached per host kernel and QEMU version.
+qemu_opts=()
+vng_opts=(--cpus "$ncpu,sockets=$sockets,dies=$dies,cores=$cores,threads=$threads"
+	--memory $((sockets))G)
+for ((i = 0; i < sockets; i++)); do
+	vng_opts+=(--numa "1G,cpus=$((i * per_node))-$((i * per_node + per_node - 1))")
+done
+
+probe_kvm() {
+	[ -w /dev/kvm ] || { echo tcg; return; }
+	local key f
+	key=$( (uname -r; qemu-system-x86_64 --version | head -n1) | sha256sum | cut -c1-12)
+	f=$CACHE/kvm-probe-$key
+	if [ ! -f "$f" ]; then
+		mkdir -p "$CACHE"
+		if timeout 60 vng --run "$kernel" --cpus 2 --memory 1G \
+			--append "root=/dev/root" --exec true >/dev/null 2>&1 </dev/null; then
+			echo kvm >"$f.tmp"
+		else
+			echo tcg >"$f.tmp"
+		fi
+		mv "$f.tmp" "$f"
+	fi
+	cat "$f"
+}
+accel=${ACCEL:-$(probe_kvm)}
+case $accel in
+kvm) qemu_opts+=(-cpu host) ;;
+# The Intel model reports one L3 per die, which gives several LLCs per socket
+# (AMD models lose topoext under TCG). TCG runs single-threaded: multi-threaded
+# TCG lets other vCPUs run through a jump label while text_poke_bp() is still
+# patching it, and the guest dies with an int3 Oops on the first static key
+# flip (seen at boot with CONFIG_SCHED_CACHE).
+tcg) qemu_opts+=(-cpu Skylake-Server -accel tcg,thread=single) ; vng_opts+=(--disable-kvm) ;;
+*) die "ACCEL=$accel: use ACCEL=kvm or ACCEL=tcg" ;;
+esac
+note "vm: $preset ($sockets sockets x $dies LLCs x $cores cores x $threads threads = $ncpu CPUs), $accel"
+
+run=$(mktemp -d "${TMPDIR:-/tmp}/sp-vm.XXXXXX")
+cleanup() {
+	if [ -n "${VM_KEEP:-}" ]; then
+		mkdir -p "$VM_KEEP" && cp -a "$run"/. "$VM_KEEP"/
+	fi
+	rm -rf "$run"
+}
+trap cleanup EXIT
+expected >"$run/expected"
+{
+	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
+	printf '%q ' "$@"
+	echo
+} >"$run/cmd"
+
+rc=0
+timeout --foreground -k 10 "$timeout" vng --run "$kernel" "${vng_opts[@]}" \
+	--qemu-opts="${qemu_opts[*]}" --rwdir "$run" --verbose \
+	--append "root=/dev/root sched_verbose tsc=unstable $append" \
+	--exec "bash $TOP/scripts/guest-run.sh $run" </dev/null >"$run/vng.log" 2>&1 || rc=$?
+# QEMU warns once per CPU feature TCG lacks; drop those so real errors show.
+grep -v "TCG doesn't support requested feature" "$run/vng.log" >"$run/console.log" || true
+
+splats=$("$TOP/scripts/console-check.sh" "$run/console.log" "$run/dmesg" || true)
+if [ ! -f "$run/rc" ]; then
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "error: guest hung: no result after ${timeout}s (raise -t, or look at the console below)" >&2
+	else
+		echo "error: guest died before the command finished (vng exit $rc); console tail:" >&2
+	fi
+	tail -n 30 "$run/console.log" >&2
+	exit 99
+fi
+cat "$run/stdout"
+cat "$run/stderr" >&2
+cmd_rc=$(cat "$run/rc")
+if [ -n "$splats" ]; then
+	echo "error: the guest console shows a splat; failing the run:" >&2
+	echo "$splats" >&2
+	exit 98
+fi
+exit "$cmd_rc"
