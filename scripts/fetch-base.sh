@@ -55,7 +55,7 @@ fetch_deb() {
 		die "apt-get update of $SUITE failed (see below); check the network or set KERNEL_TARBALL=
 $(tail -n 5 "$tmp/apt.log")"
 	local avail
-	avail=$(apt-cache "${opts[@]}" madison "$PACKAGE" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' | tr '\n' ' ')
+	avail=$(apt-cache "${opts[@]}" madison "$PACKAGE" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' | xargs)
 	case " $avail " in
 	*" $PKG_VERSION "*) ;;
 	*) die "$PACKAGE $PKG_VERSION is no longer in $SUITE (available: ${avail:-none}); pin one of those in series/base if the series applies to it, or set KERNEL_TARBALL=" ;;

@@ -2,7 +2,9 @@
 # Boot a kernel under virtme-ng on a topology preset, run one command inside,
 # and return its stdout, stderr and exit status as our own.
 #
-#   vm.sh [-p PRESET] [-k BZIMAGE] [-t TIMEOUT] [-a "KERNEL ARGS"] -- CMD [ARG...]
+#   vm.sh [-p PRESET] [-k BZIMAGE] [-t TIMEOUT] [-a "KERNEL ARGS"] [-w DIR]... -- CMD [ARG...]
+#
+# The host root is the guest's, read-only; -w DIR makes DIR writable from the guest.
 #
 # This is the only file that knows about vng and QEMU; replacing vng with plain
 # QEMU must touch nothing else.
@@ -24,16 +26,18 @@ preset=2s4llc
 kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 timeout=${VM_TIMEOUT:-300}
 append=""
+rw=()
 usage() {
-	echo "usage: vm.sh [-p PRESET] [-k BZIMAGE] [-t SECONDS] [-a KERNEL_ARGS] -- CMD [ARG...]" >&2
+	echo "usage: vm.sh [-p PRESET] [-k BZIMAGE] [-t SECONDS] [-a KERNEL_ARGS] [-w DIR]... -- CMD [ARG...]" >&2
 	exit 2
 }
-while getopts "p:k:t:a:h" o; do
+while getopts "p:k:t:a:w:h" o; do
 	case $o in
 	p) preset=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	a) append=$OPTARG ;;
+	w) rw+=(--rwdir "$(realpath "$OPTARG")") ;;
 	*) usage ;;
 	esac
 done
@@ -46,7 +50,8 @@ if [ -z "${sockets:-}" ]; then
 	echo "error: unknown preset '$preset'; known presets: $(awk '!/^#/ {printf "%s ", $1}' "$TOP/scripts/presets")" >&2
 	exit 2
 fi
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found; run 'make deps' (installs qemu-system-x86)"
+QEMU_BIN=${QEMU_BIN:-qemu-system-x86_64}
+command -v "$QEMU_BIN" >/dev/null || die "QEMU ($QEMU_BIN) not found; run 'make deps' (installs qemu-system-x86)"
 command -v vng >/dev/null || die "vng (virtme-ng) not found; run 'make deps'"
 [ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
 
@@ -84,11 +89,11 @@ done
 probe_kvm() {
 	[ -w /dev/kvm ] || { echo tcg; return; }
 	local key f
-	key=$( (uname -r; qemu-system-x86_64 --version | head -n1) | sha256sum | cut -c1-12)
+	key=$( (uname -r; "$QEMU_BIN" --version | head -n1) | sha256sum | cut -c1-12)
 	f=$CACHE/kvm-probe-$key
 	if [ ! -f "$f" ]; then
 		mkdir -p "$CACHE"
-		if timeout 60 vng --run "$kernel" --cpus 2 --memory 1G \
+		if timeout 60 vng --run "$kernel" --qemu "$(command -v "$QEMU_BIN")" --cpus 2 --memory 1G \
 			--append "root=/dev/root" --exec true >/dev/null 2>&1 </dev/null; then
 			echo kvm >"$f.tmp"
 		else
@@ -127,8 +132,8 @@ expected >"$run/expected"
 } >"$run/cmd"
 
 rc=0
-timeout --foreground -k 10 "$timeout" vng --run "$kernel" "${vng_opts[@]}" \
-	--qemu-opts="${qemu_opts[*]}" --rwdir "$run" --verbose \
+timeout --foreground -k 10 "$timeout" vng --run "$kernel" --qemu "$(command -v "$QEMU_BIN")" "${vng_opts[@]}" \
+	--qemu-opts="${qemu_opts[*]}" --rwdir "$run" "${rw[@]}" --verbose \
 	--append "root=/dev/root sched_verbose tsc=unstable $append" \
 	--exec "bash $TOP/scripts/guest-run.sh $run" </dev/null >"$run/vng.log" 2>&1 || rc=$?
 # QEMU warns once per CPU feature TCG lacks; drop those so real errors show.

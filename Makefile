@@ -1,0 +1,52 @@
+# sched-placement: the interface. `make` runs the main job, `make check` the tests.
+#
+#   make            fetch the base, assemble the tree, build, boot, show the topology, smoke A/B
+#   make check      every test (TAP; ends with "N passed, N failed"; non-zero exit on failure)
+#   make deps       install host packages (apt; idempotent)
+#   make tree       build/linux = pinned base + series/ (git, one commit per entry)
+#   make export     write build/linux commits back to series/ and the overlay files
+#   make kernel     build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage   (FLAVOR=vm|debug)
+#   make vm         boot PRESET and run CMD        (PRESET=2s4llc|2s8llc, CMD='...')
+#   make clean      remove build/ and out/ (the download cache stays)
+#
+# KSRC=/path/to/linux-git or KERNEL_TARBALL=/path/to/tarball replace the pinned base.
+
+SHELL := /bin/bash
+PRESET ?= 2s4llc
+CMD ?= cat /sys/kernel/debug/sched/features
+FLAVOR ?= vm
+export KSRC KERNEL_TARBALL FLAVOR
+
+.PHONY: all main deps tree export kernel vm check tools clean
+
+all: main
+
+main: tools
+	@scripts/main.sh
+
+deps:
+	@scripts/deps.sh
+
+tree:
+	@scripts/mktree.sh
+
+export:
+	@scripts/export.sh
+
+kernel: tree
+	@scripts/build-kernel.sh >/dev/null
+
+vm: kernel
+	@scripts/vm.sh -p $(PRESET) -k build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage -- sh -c '$(CMD)'
+
+tools: build/bin/stats
+
+build/bin/stats: bench/stats.c
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lm
+
+check:
+	@scripts/check.sh
+
+clean:
+	rm -rf build out

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Interleaved A/B of one sched feature around a workload, on the running kernel
+# (in the VM, or on a host booted into the patched kernel: run it with sudo).
+#
+#   ab-run.sh -f FEATURE [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
+#
+# Side A runs with FEATURE set, side B with NO_FEATURE, alternating ABAB... so
+# that drift hits both sides alike. The first WARMUP pairs are discarded.
+# Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats.
+# The features file is restored on exit, whatever happens.
+set -euo pipefail
+feat="" reps=5 warm=1
+while getopts "f:n:w:" o; do
+	case $o in
+	f) feat=$OPTARG ;;
+	n) reps=$OPTARG ;;
+	w) warm=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$feat" ] && [ $# -gt 0 ] || { echo "usage: ab-run.sh -f FEATURE [-n REPS] [-w WARMUP] -- WORKLOAD..." >&2; exit 2; }
+
+F=/sys/kernel/debug/sched/features
+[ -r "$F" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+[ -w "$F" ] || { echo "error: $F is not writable; run as root with debugfs mounted" >&2; exit 1; }
+name=$feat
+feat=${feat#NO_}
+tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep -qxF -- "$feat" || {
+	echo "error: unknown sched feature '$name'; this kernel has: $(sed 's/NO_//g' "$F")" >&2
+	exit 1
+}
+command -v perf >/dev/null || { echo "error: perf not found; install linux-perf (make deps)" >&2; exit 1; }
+
+saved=$(cat "$F")
+restore() { for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done; }
+trap restore EXIT
+
+tmp=$(mktemp)
+trap 'restore; rm -f "$tmp"' EXIT
+one() { # side setting
+	echo "$2" >"$F"
+	local out
+	out=$(perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
+		{ echo "error: workload failed: $out" >&2; exit 1; }
+	[ "$i" -lt "$warm" ] && return
+	awk -F, -v s="$1" '$3=="cpu-migrations"{print s, "migrations", $1}
+		$3=="context-switches"{print s, "ctxsw", $1}
+		$3=="task-clock"{print s, "cpus_utilised", $6}' "$tmp"
+	# hackbench and perf bench print their own elapsed time.
+	echo "$out" | awk -v s="$1" '/^Time:/{print s, "time_s", $2}
+		/Total time:/{print s, "time_s", $3}'
+}
+cmd=("$@")
+for ((i = 0; i < warm + reps; i++)); do
+	one A "$feat"
+	one B "NO_$feat"
+done

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# `make check`: every test of the project, as TAP, ending with "N passed, N failed".
+# Exits non-zero if any test failed. Stages:
+#   harness  unit tests of the glue and its failure paths (no VM)
+#   tree     assemble build/linux; export it back; nothing in the repo may change
+#   kernel   build the VM kernel
+#   vm       boots on every preset (topology check), failure paths, smoke A/B;
+#            two at a time, since TCG runs each guest on one host thread
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+res=$(mktemp -d "${TMPDIR:-/tmp}/sp-check.XXXXXX")
+trap 'rm -rf "$res"' EXIT
+n=0 passed=0 failed=0 skipped=0
+start=$(date +%s)
+
+# report NAME RC LOGFILE
+report() {
+	n=$((n + 1))
+	case $2 in
+	0) echo "ok $n - $1"; passed=$((passed + 1)) ;;
+	4) echo "ok $n - $1 # SKIP"; skipped=$((skipped + 1)) ;;
+	*) echo "not ok $n - $1 (exit $2)"; failed=$((failed + 1)) ;;
+	esac
+	[ "$2" = 0 ] && grep '^#' "$3" | head -n 12
+	[ "$2" = 0 ] || sed 's/^/# /' "$3" | tail -n 25
+}
+# run NAME CMD...: run now, report
+run() {
+	local name=$1 rc=0
+	shift
+	"$@" >"$res/log" 2>&1 || rc=$?
+	report "$name" "$rc" "$res/log"
+}
+
+echo "TAP version 13"
+run "tools: build bench/stats" make -s -C "$TOP" tools
+
+for t in "$TOP"/tests/harness/*.sh; do
+	run "harness: $(basename "$t" .sh)" bash "$t"
+done
+
+snapshot() {
+	(cd "$TOP" && find series MAINTAINERS.patch kernel tools Documentation -type f 2>/dev/null |
+		sort | xargs -r sha256sum | sha256sum)
+}
+round_trip() {
+	local before after
+	before=$(snapshot)
+	"$TOP/scripts/mktree.sh" && "$TOP/scripts/export.sh" || return 1
+	after=$(snapshot)
+	[ "$before" = "$after" ] || { echo "# make tree && make export changed files:"; return 1; }
+	echo "# $(git -C "$BUILD/linux" log --oneline refs/sp/base..HEAD | wc -l) series commits on $(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base)"
+}
+run "tree: assemble build/linux, export round trip changes nothing" round_trip
+run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel.sh"
+
+# VM tests, two at a time, reported in order.
+vmtests=("$TOP"/tests/vm/*.sh)
+printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
+	'b=$(basename {} .sh); bash {} >'"$res"'/$b.log 2>&1; echo $? >'"$res"'/$b.rc'
+for t in "${vmtests[@]}"; do
+	b=$(basename "$t" .sh)
+	report "vm: $b" "$(cat "$res/$b.rc" 2>/dev/null || echo 1)" "$res/$b.log"
+done
+
+echo "1..$n"
+echo "# $(($(date +%s) - start)) s"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
