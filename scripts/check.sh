@@ -47,10 +47,13 @@ snapshot() {
 round_trip() {
 	local before after
 	before=$(snapshot)
-	"$TOP/scripts/mktree.sh" && "$TOP/scripts/export.sh" || return 1
+	# A fresh tree of its own (build/linux keeps its mtimes), exported back.
+	BUILD=$res/rt "$TOP/scripts/mktree.sh" && BUILD=$res/rt "$TOP/scripts/export.sh" || return 1
 	after=$(snapshot)
-	[ "$before" = "$after" ] || { echo "# make tree && make export changed files:"; return 1; }
-	echo "# $(git -C "$BUILD/linux" log --oneline refs/sp/base..HEAD | wc -l) series commits on $(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base)"
+	[ "$before" = "$after" ] || { echo "# make tree && make export changed files:"; git -C "$TOP" status --short; return 1; }
+	echo "# $(git -C "$res/rt/linux" log --oneline refs/sp/base..HEAD | wc -l) series commits on $(git -C "$res/rt/linux" log -1 --format=%s refs/sp/base)"
+	rm -rf "$res/rt"
+	"$TOP/scripts/mktree.sh"
 }
 run "tree: assemble build/linux, export round trip changes nothing" round_trip
 run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel.sh"

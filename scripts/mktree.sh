@@ -15,8 +15,24 @@ base_repo=$("$TOP/scripts/fetch-base.sh")
 tree=$BUILD/linux
 mkdir -p "$BUILD"
 
+# Everything the tree is made of; when none of it changed and build/linux is
+# still what we assembled, there is nothing to do (and no mtime to disturb).
+inputs=$( (
+	echo "$base_repo $(git --git-dir="$base_repo" rev-parse HEAD)"
+	cd "$TOP" && cat series/series
+	series_entries | while read -r patch overlay; do
+		cat "series/$patch" $overlay 2>/dev/null
+	done
+) | sha256sum | cut -c1-16)
+
 if [ -d "$tree/.git" ] && [ "$(git -C "$tree" config sp.base || true)" = "$base_repo" ]; then
 	cd "$tree"
+	if [ "$(git config sp.inputs || true)" = "$inputs" ] &&
+		[ "$(git rev-parse HEAD)" = "$(git rev-parse -q --verify refs/sp/assembled)" ] &&
+		[ -z "$(git status --porcelain --untracked-files=no)" ]; then
+		note "build/linux is up to date, HEAD $(git rev-parse --short HEAD)"
+		exit 0
+	fi
 	[ -z "$(git status --porcelain --untracked-files=no)" ] ||
 		die "build/linux has uncommitted changes; commit them and run 'make export', or discard them with 'git -C build/linux reset --hard'"
 	if git rev-parse -q --verify refs/sp/assembled >/dev/null &&
@@ -72,4 +88,5 @@ $(cat "$BUILD/am.log")"
 done < <(series_entries)
 
 git update-ref refs/sp/assembled HEAD
+git config sp.inputs "$inputs"
 note "build/linux: $(git log -1 --format=%s refs/sp/base) + $n commits, HEAD $(git rev-parse --short HEAD)"
