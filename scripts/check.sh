@@ -22,14 +22,16 @@ report() {
 	4) echo "ok $n - $1 # SKIP"; skipped=$((skipped + 1)) ;;
 	*) echo "not ok $n - $1 (exit $2)"; failed=$((failed + 1)) ;;
 	esac
+	[ -f "$3.secs" ] && echo "# $(cat "$3.secs") s"
 	[ "$2" = 0 ] && grep '^#' "$3" | head -n 12
 	[ "$2" = 0 ] || sed 's/^/# /' "$3" | tail -n 25
 }
 # run NAME CMD...: run now, report
 run() {
-	local name=$1 rc=0
+	local name=$1 rc=0 t0=$SECONDS
 	shift
 	"$@" >"$res/log" 2>&1 || rc=$?
+	echo $((SECONDS - t0)) >"$res/log.secs"
 	report "$name" "$rc" "$res/log"
 }
 
@@ -61,7 +63,7 @@ run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel
 # VM tests, two at a time, reported in order.
 vmtests=("$TOP"/tests/vm/*.sh)
 printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
-	'b=$(basename {} .sh); bash {} >'"$res"'/$b.log 2>&1; echo $? >'"$res"'/$b.rc'
+	'b=$(basename {} .sh); t0=$(date +%s); bash {} >'"$res"'/$b.log 2>&1; echo $? >'"$res"'/$b.rc; echo $(($(date +%s) - t0)) >'"$res"'/$b.log.secs'
 for t in "${vmtests[@]}"; do
 	b=$(basename "$t" .sh)
 	report "vm: $b" "$(cat "$res/$b.rc" 2>/dev/null || echo 1)" "$res/$b.log"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Smoke A/B of a mainline feature in the VM: SIS_UTIL vs NO_SIS_UTIL around
-# hackbench under perf stat, 5 interleaved runs per side after a warm-up pair.
-# It must produce a full table, restore the features file, and reject an
-# unknown feature name without touching the file.
+# Boot the 16-CPU preset (topology check) and run a smoke A/B of a mainline
+# feature: SIS_UTIL vs NO_SIS_UTIL around hackbench under perf stat, 5
+# interleaved runs per side after a warm-up pair. It must produce a full table,
+# restore the features file, and reject an unknown feature name without
+# touching the file. The same boot checks that the command's stdout, stderr
+# and exit status come back exactly.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 F=/sys/kernel/debug/sched/features
@@ -11,7 +13,12 @@ F=/sys/kernel/debug/sched/features
 	$TOP/bench/ab-run.sh -f NO_SUCH_FEATURE -- true 2> $t/unknown; echo \$? > $t/unknown.rc
 	cat $F > $t/after-unknown
 	$TOP/bench/ab-run.sh -f SIS_UTIL -n 5 -w 1 -- hackbench -g 4 -f 10 -l 100 --threads --pipe
-	cat $F > $t/after" >"$t/raw" || fail "VM run failed (exit $?)"
+	cat $F > $t/after
+	nproc > $t/nproc
+	echo to-stderr >&2; exit 3" >"$t/raw" 2>"$t/err" || rc=$?
+[ "${rc:-0}" = 3 ] || fail "exit status ${rc:-0}, want 3: $(cat "$t/err")"
+grep -qx to-stderr "$t/err" || fail "stderr lost: $(cat "$t/err")"
+[ "$(cat "$t/nproc")" = 16 ] || fail "guest has $(cat "$t/nproc") CPUs, want 16"
 [ "$(cat "$t/unknown.rc")" = 1 ] || fail "unknown feature: exit $(cat "$t/unknown.rc"), want 1"
 grep -q "unknown sched feature 'NO_SUCH_FEATURE'" "$t/unknown" || fail "unknown feature message: $(cat "$t/unknown")"
 cmp -s "$t/before" "$t/after-unknown" || fail "features file changed by a rejected name"
@@ -21,3 +28,8 @@ sed 's/^/# /' "$t/table"
 for m in time_s migrations ctxsw cpus_utilised; do
 	grep -q "^Amean $m " "$t/table" || fail "no $m row"
 done
+# The series' switches for existing behaviour are present and on by default.
+for f in RUNNABLE_BOOST NUMA_IMB_PINNED; do
+	tr ' ' '\n' <"$t/before" | grep -qx "$f" || fail "$f missing or not on by default: $(cat "$t/before")"
+done
+echo "# defaults: $(tr ' ' '\n' <"$t/before" | grep -E 'RUNNABLE_BOOST|NUMA_IMB_PINNED|SIS_UTIL' | xargs)"
