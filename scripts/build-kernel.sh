@@ -25,6 +25,8 @@ esac
 command -v ccache >/dev/null || die "ccache not found; run 'make deps'"
 
 mkdir -p "$OBJ"
+# Relative paths in ccache's hash, so another clone (CI's) hits the same cache.
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 kmake() {
 	make -s -C "$SRC" O="$OBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=sched-placement \
