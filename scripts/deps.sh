@@ -27,15 +27,10 @@ fi
 if [ "$(dpkg-query -W -f '${Version}' virtme-ng 2>/dev/null)" != "$VNG_VERSION" ]; then
 	note "installing virtme-ng $VNG_VERSION from sid"
 	apt=$CACHE/apt-sid
-	mkdir -p "$apt/state/lists/partial" "$apt/cache/archives/partial" "$apt/deb"
-	mirror=$(apt-get indextargets --format '$(REPO_URI)' | grep -v -- '-security' | sort -u | head -n1)
-	[ -n "$mirror" ] || die "no apt mirror configured; run 'apt-get update' first"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror sid main" >"$apt/sources.list"
-	opts=(-o "Dir::State=$apt/state" -o "Dir::Cache=$apt/cache"
-		-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-		-o "Dir::State::status=/var/lib/dpkg/status" -o "APT::Sandbox::User=root" -q)
-	apt-get "${opts[@]}" update >/dev/null
-	(cd "$apt/deb" && rm -f ./*.deb && apt-get "${opts[@]}" download "virtme-ng=$VNG_VERSION" >/dev/null)
+	private_apt "$apt" sid
+	mkdir -p "$apt/deb"
+	apt-get "${APT_OPTS[@]}" update >/dev/null
+	(cd "$apt/deb" && rm -f ./*.deb && apt-get "${APT_OPTS[@]}" download "virtme-ng=$VNG_VERSION" >/dev/null)
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "$apt"/deb/virtme-ng_*.deb >/dev/null
 fi
 note "deps: all installed ($(vng --version))"

@@ -39,28 +39,18 @@ tarball=$CACHE/linux-source-$VERSION.tar.xz
 fetch_deb() {
 	command -v "$APT_GET" >/dev/null ||
 		die "$APT_GET not found: fetching the base needs Debian/Ubuntu's apt; set KSRC=/path/to/linux-git-tree or KERNEL_TARBALL=/path/to/linux-source.tar.xz instead"
-	local apt=$CACHE/apt mirror opts
-	mkdir -p "$apt/state/lists/partial" "$apt/cache/archives/partial"
-	# The mirror is the one this machine already uses; we never name one.
-	mirror=$("$APT_GET" indextargets --format '$(REPO_URI)' 2>/dev/null |
-		grep -v -- '-security' | sort -u | head -n1)
-	[ -n "$mirror" ] || die "no apt mirror configured on this machine; run 'apt-get update' first, or set KERNEL_TARBALL="
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $SUITE main" \
-		>"$apt/sources.list"
-	opts=(-o "Dir::State=$apt/state" -o "Dir::Cache=$apt/cache"
-		-o "Dir::Etc::SourceList=$apt/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
-		-o "Dir::State::status=/var/lib/dpkg/status" -o "APT::Sandbox::User=root" -q)
+	private_apt "$CACHE/apt" "$SUITE"
 	note "fetching $PACKAGE $PKG_VERSION from $SUITE"
-	"$APT_GET" "${opts[@]}" update >"$tmp/apt.log" 2>&1 ||
+	"$APT_GET" "${APT_OPTS[@]}" update >"$tmp/apt.log" 2>&1 ||
 		die "apt-get update of $SUITE failed (see below); check the network or set KERNEL_TARBALL=
 $(tail -n 5 "$tmp/apt.log")"
 	local avail
-	avail=$(apt-cache "${opts[@]}" madison "$PACKAGE" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' | xargs)
+	avail=$(apt-cache "${APT_OPTS[@]}" madison "$PACKAGE" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}' | xargs)
 	case " $avail " in
 	*" $PKG_VERSION "*) ;;
 	*) die "$PACKAGE $PKG_VERSION is no longer in $SUITE (available: ${avail:-none}); pin one of those in series/base if the series applies to it, or set KERNEL_TARBALL=" ;;
 	esac
-	(cd "$tmp" && "$APT_GET" "${opts[@]}" download "$PACKAGE=$PKG_VERSION" >>"$tmp/apt.log" 2>&1) ||
+	(cd "$tmp" && "$APT_GET" "${APT_OPTS[@]}" download "$PACKAGE=$PKG_VERSION" >>"$tmp/apt.log" 2>&1) ||
 		die "apt-get download $PACKAGE=$PKG_VERSION failed; see $(tail -n 3 "$tmp/apt.log")"
 	local deb
 	deb=$(ls "$tmp"/*.deb)

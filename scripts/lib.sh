@@ -36,3 +36,19 @@ sha256_of() {
 series_entries() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/series/series"
 }
+
+# private_apt DIR SUITE: an apt state of our own under DIR that sees only SUITE
+# of the mirror this machine already uses (we never name one), leaving the
+# system's apt setup alone. Sets APT_OPTS for apt-get/apt-cache.
+private_apt() {
+	local dir=$1 suite=$2 mirror
+	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial"
+	mirror=$("${APT_GET:-apt-get}" indextargets --format '$(REPO_URI)' 2>/dev/null |
+		grep -v -- '-security' | sort -u | head -n1)
+	[ -n "$mirror" ] || die "no apt mirror configured on this machine; run 'apt-get update' first"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+		>"$dir/sources.list"
+	APT_OPTS=(-o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
+		-o "Dir::Etc::SourceList=$dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
+		-o "Dir::State::status=/var/lib/dpkg/status" -o "APT::Sandbox::User=root" -q)
+}
