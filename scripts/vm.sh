@@ -132,7 +132,7 @@ expected >"$run/expected"
 } >"$run/cmd"
 
 rc=0
-timeout --foreground -k 10 "$timeout" vng --run "$kernel" --qemu "$(command -v "$QEMU_BIN")" "${vng_opts[@]}" \
+timeout -k 10 "$timeout" vng --run "$kernel" --qemu "$(command -v "$QEMU_BIN")" "${vng_opts[@]}" \
 	--qemu-opts="${qemu_opts[*]}" --rwdir "$run" "${rw[@]}" --verbose \
 	--append "root=/dev/root sched_verbose tsc=unstable $append" \
 	--exec "bash $TOP/scripts/guest-run.sh $run" </dev/null >"$run/vng.log" 2>&1 || rc=$?

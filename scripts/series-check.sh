@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Series hygiene on the assembled tree (build/linux), one check per call:
+#
+#   series-check.sh checkpatch   checkpatch.pl --strict on every series/ patch: no ERROR or
+#                                WARNING; each CHECK must be justified in series/checkpatch.justify
+#   series-check.sh bisect       every commit of the series builds with the VM config
+#   series-check.sh w1           `make W=1 kernel/sched/` warns no more than on the base
+#
+# bisect and w1 remember the commits they passed (by tree hash, in build/), so
+# a re-run with nothing changed costs nothing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+tree=$BUILD/linux
+[ -d "$tree/.git" ] || die "no build/linux; run 'make tree' first"
+base=$(git -C "$tree" rev-parse refs/sp/base)
+head=$(git -C "$tree" rev-parse HEAD)
+
+patches() {
+	series_entries | while read -r p _; do echo "$TOP/series/$p"; done
+}
+
+checkpatch() {
+	local p out bad=0 justify=$TOP/series/checkpatch.justify
+	for p in $(patches); do
+		# Run from inside the kernel tree so that checkpatch knows it.
+		out=$(cd "$tree" && scripts/checkpatch.pl --strict --quiet --show-types "$p" || true)
+		if echo "$out" | grep -qE '^(ERROR|WARNING):'; then
+			echo "# $(basename "$p"):"
+			echo "$out" | sed 's/^/#   /'
+			bad=1
+		fi
+		# Every CHECK needs a line "<patch> <TYPE> <why>" in series/checkpatch.justify.
+		echo "$out" | sed -n 's/^CHECK:\([A-Z_]*\):.*/\1/p' | sort -u | while read -r type; do
+			grep -qE "^$(basename "$p") $type ." "$justify" 2>/dev/null ||
+				{ echo "# $(basename "$p"): CHECK $type has no justification in series/checkpatch.justify"; exit 1; }
+		done || bad=1
+	done
+	[ "$bad" = 0 ] && echo "# $(patches | wc -l) patches clean"
+	return "$bad"
+}
+
+# Run "$@" with build/linux checked out at commit $1, then put the branch back.
+at_commit() {
+	local c=$1
+	shift
+	git -C "$tree" checkout -q --detach "$c"
+	local rc=0
+	"$@" || rc=$?
+	git -C "$tree" checkout -q sched-placement
+	return "$rc"
+}
+
+bisect() {
+	local ok=$BUILD/bisect-ok c t n=0
+	touch "$ok"
+	for c in $(git -C "$tree" rev-list --reverse "$base..$head"); do
+		n=$((n + 1))
+		t=$(git -C "$tree" rev-parse "$c^{tree}")
+		if grep -qx "$t" "$ok"; then
+			echo "# $n $(git -C "$tree" log -1 --format=%s "$c"): built before"
+			continue
+		fi
+		if ! at_commit "$c" "$TOP/scripts/build-kernel.sh" >"$BUILD/bisect.log" 2>&1; then
+			echo "# commit $n does not build: $(git -C "$tree" log -1 --format=%s "$c")"
+			tail -n 20 "$BUILD/bisect.log" | sed 's/^/#   /'
+			return 1
+		fi
+		echo "$t" >>"$ok"
+		echo "# $n $(git -C "$tree" log -1 --format=%s "$c"): builds"
+	done
+	# Leave the build matching HEAD again.
+	"$TOP/scripts/build-kernel.sh" >/dev/null
+}
+
+# Warnings of `make W=1 kernel/sched/` at a commit, without line numbers
+# (the series moves lines), one per line, sorted.
+w1_warnings() {
+	local src=$1 obj=$2
+	mkdir -p "$obj"
+	cp "$BUILD/kbuild-vm/.config" "$obj/.config"
+	make -s -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig >/dev/null
+	touch "$src"/kernel/sched/*.c
+	make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" W=1 -j"$(($(nproc) + 1))" kernel/sched/ 2>&1 |
+		grep -E 'warning:' | sed -E 's#^.*/?(kernel/[^:]*):[0-9]+:[0-9]+:#\1:#' | sort
+}
+
+w1() {
+	local ok=$BUILD/w1-ok t wt=$BUILD/linux-base
+	t=$(git -C "$tree" rev-parse "HEAD^{tree}")
+	touch "$ok"
+	if grep -qx "$t" "$ok"; then
+		echo "# W=1 kernel/sched/: checked before for this tree"
+		return 0
+	fi
+	[ -f "$BUILD/kbuild-vm/.config" ] || die "build the VM kernel first (make kernel)"
+	if [ ! -d "$wt" ]; then
+		git -C "$tree" worktree add -q --detach "$wt" refs/sp/base
+	fi
+	git -C "$wt" checkout -q --detach "$base"
+	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+	w1_warnings "$wt" "$BUILD/kbuild-w1-base" >"$BUILD/w1-base.txt"
+	w1_warnings "$tree" "$BUILD/kbuild-w1" >"$BUILD/w1-series.txt"
+	local new
+	new=$(comm -13 "$BUILD/w1-base.txt" "$BUILD/w1-series.txt")
+	echo "# W=1 kernel/sched/: $(wc -l <"$BUILD/w1-base.txt") warnings on the base, $(wc -l <"$BUILD/w1-series.txt") with the series"
+	if [ -n "$new" ]; then
+		echo "# new W=1 warnings:"
+		echo "$new" | sed 's/^/#   /'
+		return 1
+	fi
+	echo "$t" >>"$ok"
+}
+
+case ${1:-} in
+checkpatch | bisect | w1) "$1" ;;
+*) die "usage: series-check.sh checkpatch|bisect|w1" ;;
+esac
