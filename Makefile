@@ -7,6 +7,7 @@
 #   make export     write build/linux commits back to series/ and the overlay files
 #   make kernel     build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage   (FLAVOR=vm|debug)
 #   make vm         boot PRESET and run CMD        (PRESET=2s4llc|2s8llc, CMD='...')
+#   make series     out/series/: mail-ready patches with a cover letter (git am-checked)
 #   make clean      remove build/ and out/ (the download cache stays)
 #
 # KSRC=/path/to/linux-git or KERNEL_TARBALL=/path/to/tarball replace the pinned base.
@@ -17,7 +18,7 @@ CMD ?= cat /sys/kernel/debug/sched/features
 FLAVOR ?= vm
 export KSRC KERNEL_TARBALL FLAVOR
 
-.PHONY: all main deps tree export kernel vm check tools clean
+.PHONY: all main deps tree export kernel vm series check tools clean
 
 all: main
 
@@ -38,6 +39,9 @@ kernel: tree
 
 vm: kernel
 	@scripts/vm.sh -p $(PRESET) -k build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage -- sh -c '$(CMD)'
+
+series: tree
+	@scripts/mkseries.sh
 
 tools: build/bin/stats
 

@@ -3,7 +3,8 @@
 # Exits non-zero if any test failed. Stages:
 #   harness  unit tests of the glue and its failure paths (no VM)
 #   tree     assemble build/linux; export it back; nothing in the repo may change
-#   series   checkpatch --strict, every commit builds, W=1 adds no warnings
+#   series   checkpatch --strict, every commit builds, W=1 adds no warnings,
+#            make series and git am of its output
 #   kernel   build the VM kernel
 #   vm       boots on every preset (topology check), failure paths, smoke A/B;
 #            two at a time, since TCG runs each guest on one host thread
@@ -63,6 +64,7 @@ run "series: checkpatch.pl --strict clean" "$TOP/scripts/series-check.sh" checkp
 run "series: every commit builds (bisectable)" "$TOP/scripts/series-check.sh" bisect
 run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel.sh"
 run "series: make W=1 kernel/sched/ adds no warnings over the base" "$TOP/scripts/series-check.sh" w1
+run "series: make series (cover letter, bloat-o-meter), git am reproduces the tree" "$TOP/scripts/mkseries.sh"
 
 # VM tests, two at a time, reported in order.
 vmtests=("$TOP"/tests/vm/*.sh)

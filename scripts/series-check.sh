@@ -16,15 +16,16 @@ tree=$BUILD/linux
 base=$(git -C "$tree" rev-parse refs/sp/base)
 head=$(git -C "$tree" rev-parse HEAD)
 
-patches() {
-	series_entries | while read -r p _; do echo "$TOP/series/$p"; done
-}
-
+# The patches as they are mailed (make series): each commit whole, new files
+# included, which series/ keeps apart as overlay files.
 checkpatch() {
 	local p out bad=0 justify=$TOP/series/checkpatch.justify
-	for p in $(patches); do
+	local dir=$BUILD/checkpatch
+	rm -rf "$dir"
+	git -C "$tree" format-patch -q -o "$dir" "$base..$head"
+	for p in "$dir"/*.patch; do
 		# Run from inside the kernel tree so that checkpatch knows it.
-		out=$(cd "$tree" && scripts/checkpatch.pl --strict --quiet --show-types "$p" || true)
+		out=$(cd "$tree" && scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1 || true)
 		if echo "$out" | grep -qE '^(ERROR|WARNING):'; then
 			echo "# $(basename "$p"):"
 			echo "$out" | sed 's/^/#   /'
@@ -36,7 +37,7 @@ checkpatch() {
 				{ echo "# $(basename "$p"): CHECK $type has no justification in series/checkpatch.justify"; exit 1; }
 		done || bad=1
 	done
-	[ "$bad" = 0 ] && echo "# $(patches | wc -l) patches clean"
+	[ "$bad" = 0 ] && echo "# $(ls "$dir" | wc -l) patches clean"
 	return "$bad"
 }
 
@@ -80,9 +81,12 @@ w1_warnings() {
 	mkdir -p "$obj"
 	cp "$BUILD/kbuild-vm/.config" "$obj/.config"
 	make -s -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig >/dev/null
-	touch "$src"/kernel/sched/*.c
-	make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" W=1 -j"$(($(nproc) + 1))" kernel/sched/ 2>&1 |
-		grep -E 'warning:' | sed -E 's#^.*/?(kernel/[^:]*):[0-9]+:[0-9]+:#\1:#' | sort
+	# Compile kernel/sched/ again every time: warnings are only printed then.
+	rm -f "$obj"/kernel/sched/*.o
+	make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" W=1 -j"$(($(nproc) + 1))" \
+		kernel/sched/ >"$obj/w1.log" 2>&1 || { tail -n 20 "$obj/w1.log" | sed 's/^/#   /'; return 1; }
+	{ grep -E 'warning:' "$obj/w1.log" || true; } |
+		sed -E 's#^.*/?(kernel/[^:]*):[0-9]+:[0-9]+:#\1:#' | sort
 }
 
 w1() {
@@ -99,8 +103,8 @@ w1() {
 	fi
 	git -C "$wt" checkout -q --detach "$base"
 	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
-	w1_warnings "$wt" "$BUILD/kbuild-w1-base" >"$BUILD/w1-base.txt"
-	w1_warnings "$tree" "$BUILD/kbuild-w1" >"$BUILD/w1-series.txt"
+	w1_warnings "$wt" "$BUILD/kbuild-w1-base" >"$BUILD/w1-base.txt" || return 1
+	w1_warnings "$tree" "$BUILD/kbuild-w1" >"$BUILD/w1-series.txt" || return 1
 	local new
 	new=$(comm -13 "$BUILD/w1-base.txt" "$BUILD/w1-series.txt")
 	echo "# W=1 kernel/sched/: $(wc -l <"$BUILD/w1-base.txt") warnings on the base, $(wc -l <"$BUILD/w1-series.txt") with the series"
