@@ -25,7 +25,7 @@ checkpatch() {
 	git -C "$tree" format-patch -q -o "$dir" "$base..$head"
 	for p in "$dir"/*.patch; do
 		# Run from inside the kernel tree so that checkpatch knows it.
-		out=$(cd "$tree" && scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1 || true)
+		out=$(cd "$tree" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1 || true)
 		if echo "$out" | grep -qE '^(ERROR|WARNING):'; then
 			echo "# $(basename "$p"):"
 			echo "$out" | sed 's/^/#   /'

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The series' KUnit suite runs at boot in the VM kernel and passes: its TAP
+# in dmesg has the suite's "ok" line, every case ran, and nothing "not ok".
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+VM_KEEP=$t "$TOP/scripts/vm.sh" -- true || fail "boot failed (exit $?)"
+tap=$(sed -E 's/^\[ *[0-9.]+\] //' "$t/dmesg" | sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p')
+[ -n "$tap" ] || fail "no sched_placement KUnit suite in dmesg (CONFIG_SCHED_PLACEMENT_KUNIT_TEST?)"
+echo "$tap" | grep -q 'not ok' && fail "KUnit failures: $(echo "$tap" | grep -B3 'not ok')"
+echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || fail "suite did not pass: $tap"
+n=$(echo "$tap" | grep -cE '^ +ok [0-9]+ ' || true)
+[ "$n" -ge 11 ] || fail "only $n cases passed, want 11: $tap"
+echo "# sched_placement: $n cases ok"
