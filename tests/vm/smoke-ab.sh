@@ -32,4 +32,6 @@ done
 for f in RUNNABLE_BOOST NUMA_IMB_PINNED; do
 	tr ' ' '\n' <"$t/before" | grep -qx "$f" || fail "$f missing or not on by default: $(cat "$t/before")"
 done
-echo "# defaults: $(tr ' ' '\n' <"$t/before" | grep -E 'RUNNABLE_BOOST|NUMA_IMB_PINNED|SIS_UTIL' | xargs)"
+# The new heuristic is off by default.
+tr ' ' '\n' <"$t/before" | grep -qx NO_SIS_SMALL_LLC || fail "SIS_SMALL_LLC missing or not off by default: $(cat "$t/before")"
+echo "# defaults: $(tr ' ' '\n' <"$t/before" | grep -E 'RUNNABLE_BOOST|NUMA_IMB_PINNED|SIS_UTIL|SIS_SMALL_LLC' | xargs)"
