@@ -34,8 +34,6 @@ command -v perf >/dev/null || { echo "error: perf not found; install linux-perf 
 
 saved=$(cat "$F")
 restore() { for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done; }
-trap restore EXIT
-
 tmp=$(mktemp)
 trap 'restore; rm -f "$tmp"' EXIT
 one() { # side setting

@@ -26,12 +26,8 @@ esac
 command -v ccache >/dev/null || die "ccache not found; run 'make deps'"
 
 mkdir -p "$OBJ"
-# Relative paths in ccache's hash, so another clone (CI's) hits the same cache.
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 kmake() {
-	make -s -C "$SRC" O="$OBJ" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
-		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=sched-placement \
-		KBUILD_BUILD_HOST=localhost "$@"
+	kbuild_make "$SRC" "$OBJ" -s "$@"
 }
 
 # Fragment symbols this tree does not define (a test the series adds, on the

@@ -52,3 +52,24 @@ private_apt() {
 		-o "Dir::Etc::SourceList=$dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
 		-o "Dir::State::status=/var/lib/dpkg/status" -o "APT::Sandbox::User=root" -q)
 }
+
+# kbuild_make SRC OBJ ARGS...: make in kernel tree SRC, objects in OBJ, through
+# ccache with paths relative to the repository, so another clone (CI's) hits
+# the same cache; reproducible build identity.
+kbuild_make() {
+	local src=$1 obj=$2
+	shift 2
+	CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 \
+		make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=sched-placement \
+		KBUILD_BUILD_HOST=localhost "$@"
+}
+
+# base_worktree TREE: a worktree of TREE at its base commit, in build/linux-base
+# (for builds of the unpatched kernel). Prints its path.
+base_worktree() {
+	local wt=$BUILD/linux-base
+	[ -d "$wt" ] || git -C "$1" worktree add -q --detach "$wt" refs/sp/base
+	git -C "$wt" checkout -q --detach "$(git -C "$1" rev-parse refs/sp/base)"
+	echo "$wt"
+}

@@ -15,11 +15,7 @@ head=$(git -C "$tree" rev-parse HEAD)
 
 # vmlinux with and without the series, for bloat-o-meter.
 "$TOP/scripts/build-kernel.sh" >/dev/null
-if [ ! -d "$BUILD/linux-base" ]; then
-	git -C "$tree" worktree add -q --detach "$BUILD/linux-base" "$base"
-fi
-git -C "$BUILD/linux-base" checkout -q --detach "$base"
-"$TOP/scripts/build-kernel.sh" "$BUILD/linux-base" "$BUILD/kbuild-base" >/dev/null
+"$TOP/scripts/build-kernel.sh" "$(base_worktree "$tree")" "$BUILD/kbuild-base" >/dev/null
 bloat=$("$tree/scripts/bloat-o-meter" "$BUILD/kbuild-base/vmlinux" "$BUILD/kbuild-vm/vmlinux")
 
 tmp=$(mktemp -d "$BUILD/series.XXXXXX")

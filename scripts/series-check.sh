@@ -80,17 +80,17 @@ w1_warnings() {
 	local src=$1 obj=$2
 	mkdir -p "$obj"
 	cp "$BUILD/kbuild-vm/.config" "$obj/.config"
-	make -s -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" olddefconfig >/dev/null
+	kbuild_make "$src" "$obj" -s olddefconfig >/dev/null
 	# Compile kernel/sched/ again every time: warnings are only printed then.
 	rm -f "$obj"/kernel/sched/*.o
-	make -C "$src" O="$obj" ARCH=x86_64 CC="ccache gcc" W=1 -j"$(($(nproc) + 1))" \
-		kernel/sched/ >"$obj/w1.log" 2>&1 || { tail -n 20 "$obj/w1.log" | sed 's/^/#   /'; return 1; }
+	kbuild_make "$src" "$obj" W=1 -j"$(($(nproc) + 1))" kernel/sched/ >"$obj/w1.log" 2>&1 ||
+		{ tail -n 20 "$obj/w1.log" | sed 's/^/#   /'; return 1; }
 	{ grep -E 'warning:' "$obj/w1.log" || true; } |
 		sed -E 's#^.*/?(kernel/[^:]*):[0-9]+:[0-9]+:#\1:#' | sort
 }
 
 w1() {
-	local ok=$BUILD/w1-ok t wt=$BUILD/linux-base
+	local ok=$BUILD/w1-ok t wt
 	t=$(git -C "$tree" rev-parse "HEAD^{tree}")
 	touch "$ok"
 	if grep -qx "$t" "$ok"; then
@@ -98,11 +98,7 @@ w1() {
 		return 0
 	fi
 	[ -f "$BUILD/kbuild-vm/.config" ] || die "build the VM kernel first (make kernel)"
-	if [ ! -d "$wt" ]; then
-		git -C "$tree" worktree add -q --detach "$wt" refs/sp/base
-	fi
-	git -C "$wt" checkout -q --detach "$base"
-	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+	wt=$(base_worktree "$tree")
 	w1_warnings "$wt" "$BUILD/kbuild-w1-base" >"$BUILD/w1-base.txt" || return 1
 	w1_warnings "$tree" "$BUILD/kbuild-w1" >"$BUILD/w1-series.txt" || return 1
 	local new
