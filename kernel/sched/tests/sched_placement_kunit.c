@@ -53,8 +53,100 @@ static void sis_idle_scan_depth_test(struct kunit *test)
 					    c->small_llc));
 }
 
+struct fit_case {
+	const char *name;
+	unsigned long rq_util_est;
+	unsigned long task_util;
+	unsigned long capacity;
+	bool want;
+};
+
+/*
+ * fits_capacity() keeps 20% free: a sum s fits capacity c when
+ * s * 1280 < c * 1024, so 819 is the most that fits 1024, and 560 does
+ * not fit 700 (716800 on both sides). 446 stands for the little CPU of an
+ * asymmetric system; the same load fits its big sibling.
+ */
+static const struct fit_case fit_cases[] = {
+	{ "idle CPU, small task",		   0,   1, 1024, true  },
+	{ "no capacity left",			   0,   0,    0, false },
+	{ "sum at the 20% margin",		 400, 419, 1024, true  },
+	{ "sum one past the margin",		 400, 420, 1024, false },
+	{ "sum at capacity",			 512, 512, 1024, false },
+	{ "runqueue alone past capacity",	1100,   0, 1024, false },
+	{ "RT pressure, just fits",		 300, 259,  700, true  },
+	{ "RT pressure, boundary",		 300, 260,  700, false },
+	{ "asymmetric: little CPU, fits",	 100, 200,  446, true  },
+	{ "asymmetric: little CPU, too big",	 200, 200,  446, false },
+	{ "asymmetric: big CPU, same load",	 200, 200, 1024, true  },
+};
+
+static void fit_case_desc(const struct fit_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fit, fit_cases, fit_case_desc);
+
+static void util_fits_remaining_test(struct kunit *test)
+{
+	const struct fit_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, c->want,
+			util_fits_remaining(c->rq_util_est, c->task_util,
+					    c->capacity));
+}
+
+#ifdef CONFIG_NUMA
+struct numa_cap_case {
+	const char *name;
+	unsigned int imb_numa_nr;
+	unsigned int allowed_local;
+	int dst_running;	/* local group's running tasks, the new one included */
+	int imbalance;		/* idle CPU difference between the groups */
+	unsigned int want_cap;
+	bool want_local;	/* adjust_numa_imbalance() returns 0 */
+};
+
+/*
+ * The stream scenario: imb_numa_nr is 4 but the task may use only 2 CPUs
+ * of each node. The third thread must leave the node; without the cap
+ * (allowed_local >= imb_numa_nr) it would stay and stack.
+ */
+static const struct numa_cap_case numa_cap_cases[] = {
+	{ "pinned, 2nd thread stays local",	4, 2, 2, 1, 2, true  },
+	{ "pinned, 3rd thread spreads",		4, 2, 3, 2, 2, false },
+	{ "unpinned, 3rd thread stays local",	4, 8, 3, 2, 4, true  },
+	{ "unpinned, 5th thread spreads",	4, 8, 5, 4, 4, false },
+	{ "no allowed CPU in the local node",	4, 0, 1, 1, 0, false },
+};
+
+static void numa_cap_case_desc(const struct numa_cap_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(numa_cap, numa_cap_cases, numa_cap_case_desc);
+
+static void numa_imb_pinned_cap_test(struct kunit *test)
+{
+	const struct numa_cap_case *c = test->param_value;
+	unsigned int cap = numa_imb_pinned_cap(c->imb_numa_nr,
+					       c->allowed_local);
+
+	KUNIT_EXPECT_EQ(test, c->want_cap, cap);
+	KUNIT_EXPECT_EQ(test, c->want_local,
+			!adjust_numa_imbalance(c->imbalance, c->dst_running,
+					       cap));
+}
+#endif /* CONFIG_NUMA */
+
 static struct kunit_case sched_placement_test_cases[] = {
 	KUNIT_CASE_PARAM(sis_idle_scan_depth_test, sis_depth_gen_params),
+	KUNIT_CASE_PARAM(util_fits_remaining_test, fit_gen_params),
+#ifdef CONFIG_NUMA
+	KUNIT_CASE_PARAM(numa_imb_pinned_cap_test, numa_cap_gen_params),
+#endif
 	{}
 };
 

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The A/B sets behind the numbers in the series' changelogs. Runs on the
+# patched kernel (in the VM via `make bench`, or on a host as root) and prints
+# one stats table per set. Each set is an interleaved ab-run.sh; a set that
+# needs another feature on sets it first and the features file is restored.
+#
+#   series-ab.sh [-n REPS] [SET...]
+#
+# Sets: fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
+# (hackbench confined to the LLC of CPU 0, two tasks per CPU), pipe pipe-fit
+# pipe-pair (perf bench sched pipe, 1:1), boost (perf bench sched messaging).
+# "pair" sets measure SELECT_BIAS_PREV with UTIL_FITS_CAPACITY on both sides.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+stats=${STATS:-$here/../build/bin/stats}
+reps=10
+while getopts "n:" o; do
+	case $o in
+	n) reps=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)
+[ -x "$stats" ] || { echo "error: $stats missing; run 'make tools'" >&2; exit 1; }
+
+F=/sys/kernel/debug/sched/features
+[ -r "$F" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+saved=$(cat "$F")
+trap 'for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done' EXIT
+
+# N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
+HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"
+PIPE="perf bench sched pipe -l 50000"
+MESSAGING="perf bench sched messaging -t -g 1 -l 500"
+# The same N:M pattern with prev and target always in one LLC and no idle CPU.
+llc0=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
+w=$(taskset -c "$llc0" nproc)
+HACKBENCH_LLC="taskset -c $llc0 hackbench -g 1 -f $w -l 3000 --threads --pipe"
+
+one() { # title feature also-on workload...
+	local title=$1 feat=$2 also=$3
+	shift 3
+	echo "== $title"
+	echo "   A: $feat, B: NO_$feat${also:+ (both with $also)}; $reps interleaved runs per side"
+	echo "   workload: $*"
+	[ -z "$also" ] || echo "$also" >"$F"
+	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "$@" | "$stats" -a "$feat" -b "NO_$feat" -m "$reps"
+	[ -z "$also" ] || echo "NO_$also" >"$F"
+	echo
+}
+
+for s in "${sets[@]}"; do
+	case $s in
+	fit) one "UTIL_FITS_CAPACITY alone, hackbench" UTIL_FITS_CAPACITY "" $HACKBENCH ;;
+	bias) one "SELECT_BIAS_PREV alone, hackbench" SELECT_BIAS_PREV "" $HACKBENCH ;;
+	pair) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH ;;
+	fit-llc) one "UTIL_FITS_CAPACITY alone, hackbench in one LLC" UTIL_FITS_CAPACITY "" $HACKBENCH_LLC ;;
+	bias-llc) one "SELECT_BIAS_PREV alone, hackbench in one LLC" SELECT_BIAS_PREV "" $HACKBENCH_LLC ;;
+	pair-llc) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH_LLC ;;
+	pipe) one "SELECT_BIAS_PREV alone, 1:1 pipe" SELECT_BIAS_PREV "" $PIPE ;;
+	pipe-pair) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, 1:1 pipe" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $PIPE ;;
+	pipe-fit) one "UTIL_FITS_CAPACITY alone, 1:1 pipe" UTIL_FITS_CAPACITY "" $PIPE ;;
+	boost) one "RUNNABLE_BOOST, messaging" RUNNABLE_BOOST "" $MESSAGING ;;
+	*) echo "error: unknown set '$s' (fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
+	esac
+done

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The kselftests on the patched kernel: every test runs (no SKIP on the
+# default preset) and passes, and the runner's TAP is complete.
+. "$(dirname "$0")/../lib.sh"
+bin=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftest failed"
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+rc=0
+VM_KEEP=$t "$TOP/scripts/vm.sh" -t 900 -- "$bin" >"$t/tap" 2>&1 || rc=$?
+plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$t/tap")
+[ -n "$plan" ] || fail "no TAP plan (exit $rc): $(tail -n 20 "$t/tap")"
+grep -E '^not ok' "$t/tap" && fail "failures (exit $rc): $(grep -E '^(not ok|# )' "$t/tap")"
+grep -E '^ok .*# SKIP' "$t/tap" && fail "skipped on the patched kernel: $(grep '^# ' "$t/tap")"
+n=$(grep -cE '^ok [0-9]+ ' "$t/tap")
+[ "$n" = "$plan" ] || fail "$n of $plan tests reported ok"
+[ "$rc" = 0 ] || fail "runner exit $rc"
+grep -E '^# [^T]' "$t/tap" | head -n 12
+echo "# $n of $plan kselftests passed"

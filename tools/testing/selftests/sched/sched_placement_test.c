@@ -1,0 +1,1002 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Behaviour tests for the fair class placement switches in
+ * /sys/kernel/debug/sched/features: UTIL_FITS_CAPACITY, SELECT_BIAS_PREV,
+ * RUNNABLE_BOOST, NUMA_IMB_PINNED and SIS_SMALL_LLC.
+ *
+ * One runner, tests that register themselves, TAP output. A behaviour test
+ * runs its scenario with the feature on and off, interleaved, and asserts
+ * both the effect and its absence. A test whose feature this kernel lacks,
+ * or whose topology cannot show the effect, is skipped. The features file
+ * and the other knobs a test touches are restored on exit, also on failure
+ * and on SIGINT, SIGTERM or SIGALRM.
+ *
+ *   sched_placement_test [-l] [-t NAME] [-r REPS]
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../kselftest.h"
+
+#define FEATURES	"/sys/kernel/debug/sched/features"
+#define SIS_SCAN	"/sys/kernel/debug/sched/sis_scan"
+#define SIS_SMALL	"/sys/kernel/debug/sched/sis_small_llc"
+#define SCHEDSTATS	"/proc/sys/kernel/sched_schedstats"
+#define MAX_CPUS	256
+#define BUF_SIZE	8192
+
+struct sp_test {
+	const char *name;
+	const char *desc;
+	int (*run)(void);	/* KSFT_PASS, KSFT_FAIL or KSFT_SKIP */
+};
+
+#define MAX_TESTS	16
+static struct sp_test tests[MAX_TESTS];
+static int nr_tests;
+static int reps = 10;
+
+static void sp_register(const char *name, const char *desc, int (*run)(void))
+{
+	if (nr_tests < MAX_TESTS)
+		tests[nr_tests++] = (struct sp_test){ name, desc, run };
+}
+
+#define SP_TEST(fn, descr)						\
+	static int fn(void);						\
+	static void __attribute__((constructor)) register_##fn(void)	\
+	{								\
+		sp_register(#fn, descr, fn);				\
+	}
+
+/* Everything a test changed, put back by restore_all(). */
+static char saved_features[BUF_SIZE];
+static char saved_schedstats[16];
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	return 0;
+}
+
+/* Writes each word of @list to the features file; errors are ignored. */
+static void write_features(const char *list)
+{
+	char copy[BUF_SIZE], *tok, *save;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save))
+		write_file(FEATURES, tok);
+}
+
+static void restore_all(void)
+{
+	if (saved_features[0])
+		write_features(saved_features);
+	if (saved_schedstats[0])
+		write_file(SCHEDSTATS, saved_schedstats);
+}
+
+static void on_signal(int sig)
+{
+	restore_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* 1 when @name is on, 0 when it is listed as NO_@name, -1 when absent. */
+static int feature_state(const char *name)
+{
+	char buf[BUF_SIZE], *tok, *save;
+
+	if (read_file(FEATURES, buf, sizeof(buf)) < 0)
+		return -1;
+	for (tok = strtok_r(buf, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save)) {
+		if (!strcmp(tok, name))
+			return 1;
+		if (!strncmp(tok, "NO_", 3) && !strcmp(tok + 3, name))
+			return 0;
+	}
+	return -1;
+}
+
+static int set_feature(const char *name, bool on)
+{
+	char word[128];
+
+	snprintf(word, sizeof(word), "%s%s", on ? "" : "NO_", name);
+	return write_file(FEATURES, word);
+}
+
+static bool have_features(const char * const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (feature_state(names[i]) < 0)
+			return false;
+	return true;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void spin_for(double sec)
+{
+	double end = now() + sec;
+
+	while (now() < end)
+		;
+}
+
+/* --- topology, from sysfs ------------------------------------------- */
+
+static int nr_cpus;
+static int cpu_node[MAX_CPUS];
+static int cpu_llc[MAX_CPUS];	/* first CPU of the CPU's LLC */
+
+static int first_of_list(const char *list)
+{
+	return atoi(list);
+}
+
+static int read_topology(void)
+{
+	char path[128], buf[256];
+
+	nr_cpus = 0;
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list",
+			 cpu);
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			break;
+		cpu_llc[cpu] = first_of_list(buf);
+		cpu_node[cpu] = 0;
+		for (int node = 0; node < MAX_CPUS; node++) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
+			if (!access(path, F_OK)) {
+				cpu_node[cpu] = node;
+				break;
+			}
+		}
+		nr_cpus = cpu + 1;
+	}
+	return nr_cpus;
+}
+
+static int llc_weight(int cpu)
+{
+	int w = 0;
+
+	for (int i = 0; i < nr_cpus; i++)
+		w += cpu_llc[i] == cpu_llc[cpu];
+	return w;
+}
+
+/* --- perf counters over this process and its threads ------------------ */
+
+static int counter_open(uint64_t config)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = config,
+		.inherit = 1,
+		.disabled = 1,
+	};
+
+	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static uint64_t counter_read(int fd)
+{
+	uint64_t v = 0;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+/* --- a small N:M pipe messaging load (hackbench-like) ------------------ */
+
+#define MSG_SIZE	100
+
+struct msg_load {
+	int nr_pairs;
+	int loops;
+	int (*fds)[2];
+};
+
+static void *sender(void *arg)
+{
+	struct msg_load *ml = arg;
+	char msg[MSG_SIZE] = { 0 };
+
+	for (int l = 0; l < ml->loops; l++)
+		for (int r = 0; r < ml->nr_pairs; r++)
+			if (write(ml->fds[r][1], msg, sizeof(msg)) != sizeof(msg))
+				return NULL;
+	return NULL;
+}
+
+static void *receiver(void *arg)
+{
+	long idx = (long)((void **)arg)[1];
+	struct msg_load *ml = ((void **)arg)[0];
+	size_t want = (size_t)ml->loops * ml->nr_pairs * MSG_SIZE;
+	char buf[MSG_SIZE];
+
+	while (want) {
+		ssize_t n = read(ml->fds[idx][0], buf, sizeof(buf));
+
+		if (n <= 0)
+			break;
+		want -= n;
+	}
+	return NULL;
+}
+
+/* Runs @nr_pairs senders that each send @loops messages to each receiver. */
+static void msg_load_run(int nr_pairs, int loops)
+{
+	pthread_t th[2 * 64];
+	void *rarg[64][2];
+	int fds[64][2];
+	struct msg_load ml = { nr_pairs, loops, fds };
+	int n = 0;
+
+	if (nr_pairs > 64) {
+		nr_pairs = 64;
+		ml.nr_pairs = 64;
+	}
+	for (int i = 0; i < nr_pairs; i++)
+		if (pipe(fds[i]))
+			return;
+	for (long i = 0; i < nr_pairs; i++) {
+		rarg[i][0] = &ml;
+		rarg[i][1] = (void *)i;
+		pthread_create(&th[n++], NULL, receiver, rarg[i]);
+	}
+	for (int i = 0; i < nr_pairs; i++)
+		pthread_create(&th[n++], NULL, sender, &ml);
+	while (n)
+		pthread_join(th[--n], NULL);
+	for (int i = 0; i < nr_pairs; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+}
+
+/* --- tests ---------------------------------------------------------- */
+
+static const char * const our_features[] = {
+	"UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV", "RUNNABLE_BOOST",
+	"NUMA_IMB_PINNED", "SIS_SMALL_LLC",
+};
+
+static const int our_defaults[] = { 0, 0, 1, 1, 0 };
+#define NR_OURS	((int)ARRAY_SIZE(our_features))
+
+SP_TEST(features_defaults, "the switches are listed with their documented defaults")
+static int features_defaults(void)
+{
+	int found = 0, bad = 0;
+
+	for (int i = 0; i < NR_OURS; i++) {
+		int s = feature_state(our_features[i]);
+
+		if (s < 0)
+			continue;
+		found++;
+		if (s != our_defaults[i]) {
+			ksft_print_msg("%s is %s, want %s\n", our_features[i],
+				       s ? "on" : "off", our_defaults[i] ? "on" : "off");
+			bad++;
+		}
+	}
+	if (!found) {
+		ksft_print_msg("no placement switch in %s: kernel without the series\n",
+			       FEATURES);
+		return KSFT_SKIP;
+	}
+	if (found != NR_OURS) {
+		ksft_print_msg("only %d of %d switches present\n", found, NR_OURS);
+		return KSFT_FAIL;
+	}
+	return bad ? KSFT_FAIL : KSFT_PASS;
+}
+
+SP_TEST(features_toggle, "each switch turns off and on, and reads back")
+static int features_toggle(void)
+{
+	if (!have_features(our_features, NR_OURS))
+		return KSFT_SKIP;
+	for (int i = 0; i < NR_OURS; i++) {
+		for (int on = 0; on <= 1; on++) {
+			if (set_feature(our_features[i], on) ||
+			    feature_state(our_features[i]) != on) {
+				ksft_print_msg("%s did not switch %s\n",
+					       our_features[i], on ? "on" : "off");
+				return KSFT_FAIL;
+			}
+		}
+		set_feature(our_features[i], our_defaults[i]);
+	}
+	return KSFT_PASS;
+}
+
+SP_TEST(features_bad_input, "unknown or malformed names are rejected and change nothing")
+static int features_bad_input(void)
+{
+	static const char * const bad[] = {
+		"NO_SUCH_FEATURE", "NO_", "NO_NO_SIS_UTIL", "sis_util",
+		"SIS_UTIL_", " ", "SIS UTIL", "NO_SIS_UTIL=1",
+		"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+	};
+	char before[BUF_SIZE], after[BUF_SIZE];
+	int fails = 0;
+
+	if (read_file(FEATURES, before, sizeof(before)) < 0)
+		return KSFT_SKIP;
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		int err = write_file(FEATURES, bad[i]);
+
+		if (err != -EINVAL) {
+			ksft_print_msg("'%s': got %s, want EINVAL\n", bad[i],
+				       err ? strerror(-err) : "success");
+			fails++;
+		}
+	}
+	read_file(FEATURES, after, sizeof(after));
+	if (strcmp(before, after)) {
+		ksft_print_msg("the features file changed\n");
+		fails++;
+	}
+	return fails ? KSFT_FAIL : KSFT_PASS;
+}
+
+/*
+ * NUMA_IMB_PINNED, the stream scenario. The kernel lets a node run up to
+ * imb_numa_nr tasks before fork placement spreads to the other node; with
+ * two or more LLCs per node imb_numa_nr is the number of LLCs. Allow the
+ * task half of them, one CPU in each, on two nodes: then imb_numa_nr is
+ * more than the allowed CPUs per node. A creator on one allowed CPU makes
+ * 2k - 1 spinning threads, 2k tasks for 2k CPUs. With the cap every thread
+ * starts on a CPU of its own; without it they stack on the first node.
+ */
+static atomic_int numa_stop;
+
+static void *numa_spinner(void *arg)
+{
+	*(int *)arg = sched_getcpu();
+	while (!atomic_load(&numa_stop))
+		;
+	return NULL;
+}
+
+/* Returns 1 if two tasks started on one CPU, 0 if not, -1 on error. */
+static int numa_trial(const cpu_set_t *mask, int nr_threads)
+{
+	pthread_t th[64];
+	int cpus[64], seen[MAX_CPUS] = { 0 }, stacked = 0, me;
+
+	if (sched_setaffinity(0, sizeof(*mask), mask))
+		return -1;
+	usleep(20000);
+	me = sched_getcpu();
+	atomic_store(&numa_stop, 0);
+	for (int i = 0; i < nr_threads; i++) {
+		cpus[i] = -1;
+		if (pthread_create(&th[i], NULL, numa_spinner, &cpus[i]))
+			return -1;
+	}
+	for (int i = 0; i < nr_threads; i++)
+		while (__atomic_load_n(&cpus[i], __ATOMIC_ACQUIRE) < 0)
+			usleep(1000);
+	atomic_store(&numa_stop, 1);
+	for (int i = 0; i < nr_threads; i++)
+		pthread_join(th[i], NULL);
+
+	seen[me]++;
+	for (int i = 0; i < nr_threads; i++)
+		if (cpus[i] >= 0 && cpus[i] < MAX_CPUS && seen[cpus[i]]++)
+			stacked = 1;
+	return stacked;
+}
+
+SP_TEST(numa_imb_pinned, "pinned threads spread over nodes at fork only with NUMA_IMB_PINNED")
+static int numa_imb_pinned(void)
+{
+	static const char * const need[] = { "NUMA_IMB_PINNED" };
+	int nodes = 0, llcs0 = 0, k, nr, stacked[2] = { 0, 0 }, status;
+	cpu_set_t mask;
+	pid_t pid;
+
+	if (!have_features(need, 1))
+		return KSFT_SKIP;
+	for (int c = 0; c < nr_cpus; c++)
+		if (cpu_node[c] + 1 > nodes)
+			nodes = cpu_node[c] + 1;
+	for (int c = 0; c < nr_cpus; c++)
+		if (cpu_node[c] == 0 && cpu_llc[c] == c)
+			llcs0++;
+	if (nodes < 2 || llcs0 < 2) {
+		ksft_print_msg("needs 2 nodes with 2+ LLCs each (%d nodes, %d LLCs on node 0)\n",
+			       nodes, llcs0);
+		return KSFT_SKIP;
+	}
+	k = llcs0 / 2;
+	CPU_ZERO(&mask);
+	for (int node = 0; node < 2; node++) {
+		int taken = 0;
+
+		for (int c = 0; c < nr_cpus && taken < k; c++)
+			if (cpu_node[c] == node && cpu_llc[c] == c) {
+				CPU_SET(c, &mask);
+				taken++;
+			}
+	}
+	nr = 2 * k - 1;
+	ksft_print_msg("%d LLCs per node, %d allowed CPUs per node, %d threads + creator\n",
+		       llcs0, k, nr);
+
+	for (int r = 0; r < 2 * reps; r++) {
+		int on = !(r & 1);
+
+		set_feature("NUMA_IMB_PINNED", on);
+		/* A fresh process, so that earlier trials leave no trace. */
+		pid = fork();
+		if (pid < 0)
+			return KSFT_FAIL;
+		if (!pid)
+			_exit(numa_trial(&mask, nr) == 1 ? 1 : 0);
+		waitpid(pid, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+			return KSFT_FAIL;
+		stacked[on] += WEXITSTATUS(status);
+		usleep(50000);
+	}
+	set_feature("NUMA_IMB_PINNED", true);
+	ksft_print_msg("runs with two tasks on one CPU: on %d/%d, off %d/%d\n",
+		       stacked[1], reps, stacked[0], reps);
+	/* The effect: no stacking with the cap. Its absence: stacking without. */
+	if (stacked[1] > reps / 10 || stacked[0] < reps / 2)
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+/*
+ * Answers each byte read from fds[0] on fds[3] until it reads a 0: the
+ * far end of a 1:1 ping-pong, the pattern of tbench and netperf.
+ */
+static void *pong_thread(void *arg)
+{
+	int *fds = arg;
+	char c;
+
+	while (read(fds[0], &c, 1) == 1 && c)
+		if (write(fds[3], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+/*
+ * SIS_SMALL_LLC: on LLCs up to sis_small_llc CPUs, the SIS_UTIL depth is
+ * the whole LLC whenever it is not 0. Under a half load, nr_idle_scan
+ * (shown in sis_scan) then takes only the values 0 and the LLC size; with
+ * the feature off the proportional depth shows values in between. The
+ * half load is one pinned 50% duty-cycle spinner per CPU; an unpinned
+ * pipe ping-pong makes the wakeups that scan.
+ */
+static atomic_int sis_stop;
+
+static void *sis_duty(void *arg)
+{
+	cpu_set_t m;
+
+	CPU_ZERO(&m);
+	CPU_SET((int)(long)arg, &m);
+	sched_setaffinity(0, sizeof(m), &m);
+	while (!atomic_load(&sis_stop)) {
+		spin_for(0.004);
+		usleep(4000);
+	}
+	return NULL;
+}
+
+struct sis_sample {
+	int in_between;		/* samples with 0 < nr_idle_scan < LLC size */
+	int full;		/* samples with nr_idle_scan == LLC size */
+	int other;		/* samples above the LLC size */
+	int max_scanned;	/* deepest scan in the histogram */
+};
+
+static void sis_parse(struct sis_sample *s, bool hist)
+{
+	char buf[BUF_SIZE], *line, *save;
+
+	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char list[128];
+		int nr, w;
+		unsigned long cnt;
+
+		if (sscanf(line, "llc %127s %d", list, &nr) == 2) {
+			w = llc_weight(first_of_list(list));
+			if (nr > 0 && nr < w)
+				s->in_between++;
+			else if (nr == w)
+				s->full++;
+			else if (nr > w)
+				s->other++;
+		} else if (hist && sscanf(line, "scanned %d %lu", &nr, &cnt) == 2 &&
+			   cnt && nr > s->max_scanned) {
+			s->max_scanned = nr;
+		}
+	}
+}
+
+static int sis_phase(bool on, struct sis_sample *s)
+{
+	pthread_t duty[MAX_CPUS], pong;
+	int fds[4], n = 0;
+	char c = 1;
+	double end;
+
+	set_feature("SIS_SMALL_LLC", on);
+	if (pipe(fds) || pipe(fds + 2))
+		return -1;
+	atomic_store(&sis_stop, 0);
+	for (long cpu = 0; cpu < nr_cpus; cpu++)
+		pthread_create(&duty[n++], NULL, sis_duty, (void *)cpu);
+	pthread_create(&pong, NULL, pong_thread, fds);
+	usleep(300000);		/* let the utilization settle */
+	write_file(SIS_SCAN, "0");
+	end = now() + 1.5;
+	while (now() < end) {
+		for (int i = 0; i < 50; i++)
+			if (write(fds[1], &c, 1) != 1 || read(fds[2], &c, 1) != 1)
+				break;
+		sis_parse(s, false);
+		usleep(5000);
+	}
+	sis_parse(s, true);
+	c = 0;
+	if (write(fds[1], &c, 1) != 1)
+		return -1;
+	pthread_join(pong, NULL);
+	atomic_store(&sis_stop, 1);
+	while (n)
+		pthread_join(duty[--n], NULL);
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+	return 0;
+}
+
+SP_TEST(sis_scan_depth, "SIS_SMALL_LLC scans the whole small LLC, and only when on")
+static int sis_scan_depth(void)
+{
+	static const char * const need[] = { "SIS_SMALL_LLC", "SIS_UTIL" };
+	struct sis_sample on = { 0 }, off = { 0 };
+	char buf[64];
+	int limit;
+
+	if (!have_features(need, 2) || access(SIS_SCAN, R_OK) ||
+	    read_file(SIS_SMALL, buf, sizeof(buf)) < 0)
+		return KSFT_SKIP;
+	limit = atoi(buf);
+	if (llc_weight(0) > limit || llc_weight(0) < 2) {
+		ksft_print_msg("LLC of %d CPUs, outside the small-LLC rule (2..%d)\n",
+			       llc_weight(0), limit);
+		return KSFT_SKIP;
+	}
+	if (feature_state("SIS_UTIL") != 1) {
+		ksft_print_msg("SIS_UTIL is off\n");
+		return KSFT_SKIP;
+	}
+	if (write_file(SCHEDSTATS, "1"))
+		return KSFT_SKIP;
+	for (int r = 0; r < reps / 5 + 1; r++)
+		if (sis_phase(true, &on) || sis_phase(false, &off))
+			return KSFT_FAIL;
+	set_feature("SIS_SMALL_LLC", false);
+	ksft_print_msg("LLC of %d CPUs, nr_idle_scan samples at the LLC size and in between:\n",
+		       llc_weight(0));
+	ksft_print_msg("on: %d and %d, deepest scan %d; off: %d and %d, deepest scan %d\n",
+		       on.full, on.in_between, on.max_scanned,
+		       off.full, off.in_between, off.max_scanned);
+	/* The effect: only 0 or the LLC size, and the LLC size seen. */
+	if (on.in_between || on.other || !on.full)
+		return KSFT_FAIL;
+	/* Its absence: the proportional depth shows up. */
+	if (!off.in_between || off.other)
+		return KSFT_FAIL;
+	if (on.max_scanned > llc_weight(0) || off.max_scanned > llc_weight(0))
+		return KSFT_FAIL;
+	return KSFT_PASS;
+}
+
+/*
+ * UTIL_FITS_CAPACITY and SELECT_BIAS_PREV. Each load below is run with the
+ * features on and off, interleaved; migrations per context switch of the
+ * load's own threads must drop by at least a fifth with them on.
+ */
+
+/* Counts migrations and context switches of the threads @fn creates. */
+static double per_switch(void (*fn)(void))
+{
+	int fd_mig, fd_cs;
+	uint64_t mig, cs;
+
+	fd_mig = counter_open(PERF_COUNT_SW_CPU_MIGRATIONS);
+	fd_cs = counter_open(PERF_COUNT_SW_CONTEXT_SWITCHES);
+	if (fd_mig < 0 || fd_cs < 0)
+		return -1;
+	ioctl(fd_mig, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fd_cs, PERF_EVENT_IOC_ENABLE, 0);
+	fn();
+	ioctl(fd_mig, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd_cs, PERF_EVENT_IOC_DISABLE, 0);
+	mig = counter_read(fd_mig);
+	cs = counter_read(fd_cs);
+	close(fd_mig);
+	close(fd_cs);
+	return cs ? (double)mig / cs : -1;
+}
+
+/*
+ * Light periodic wakers on a partly idle machine: three per two CPUs,
+ * each busy 1 ms in 5, so about 30% of the machine is used and some CPUs
+ * host two of them. A timer wakeup targets prev; when prev runs another
+ * waker, the base scans for an idle CPU and moves the task, while
+ * UTIL_FITS_CAPACITY sees that both fit and leaves it.
+ */
+static atomic_int pw_stop;
+
+static void *periodic_waker(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&pw_stop)) {
+		spin_for(0.001);
+		usleep(4000);
+	}
+	return NULL;
+}
+
+static void periodic_load(void)
+{
+	pthread_t th[MAX_CPUS * 2];
+	int n = nr_cpus * 3 / 2;
+
+	if (n > MAX_CPUS * 2)
+		n = MAX_CPUS * 2;
+	atomic_store(&pw_stop, 0);
+	for (int i = 0; i < n; i++)
+		pthread_create(&th[i], NULL, periodic_waker, NULL);
+	usleep(1000000);
+	atomic_store(&pw_stop, 1);
+	while (n)
+		pthread_join(th[--n], NULL);
+}
+
+/* N:M pipes, a quarter of the CPUs sending, as many receiving. */
+static void pipe_load(void)
+{
+	msg_load_run(nr_cpus / 4 > 1 ? nr_cpus / 4 : 1, 1000);
+}
+
+/* N:M pipes with as many senders and receivers as CPUs: little idle time. */
+static void heavy_pipe_load(void)
+{
+	msg_load_run(nr_cpus, 200);
+}
+
+/*
+ * N:M pipes confined to the LLC of CPU 0, two tasks per CPU, so that prev
+ * and target always share the LLC. With UTIL_FITS_CAPACITY the waker's CPU
+ * (target) often has room, and the wakee is pulled there from prev; that
+ * is the migration SELECT_BIAS_PREV saves when prev has room as well.
+ */
+static void llc_pipe_load(void)
+{
+	cpu_set_t all, llc;
+
+	sched_getaffinity(0, sizeof(all), &all);
+	CPU_ZERO(&llc);
+	for (int c = 0; c < nr_cpus; c++)
+		if (cpu_llc[c] == cpu_llc[0])
+			CPU_SET(c, &llc);
+	sched_setaffinity(0, sizeof(llc), &llc);
+	msg_load_run(llc_weight(0), 500);
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
+/* A 1:1 ping-pong of 20000 round trips. */
+static void pingpong_load(void)
+{
+	int fds[4];
+	pthread_t t;
+	char c = 1;
+
+	if (pipe(fds) || pipe(fds + 2))
+		return;
+	pthread_create(&t, NULL, pong_thread, fds);
+	for (int i = 0; i < 20000; i++)
+		if (write(fds[1], &c, 1) != 1 || read(fds[2], &c, 1) != 1)
+			break;
+	c = 0;
+	if (write(fds[1], &c, 1) == 1)
+		pthread_join(t, NULL);
+	for (int i = 0; i < 4; i++)
+		close(fds[i]);
+}
+
+/*
+ * Runs @load reps times with each of @names on (A) and off (B), ABBA
+ * interleaved, with @also on for both sides (NULL for none), and returns
+ * the mean migrations per context switch of A over that of B; -1 on
+ * error.
+ */
+static double migration_ab(const char * const *names, int n, const char *also,
+			   void (*load)(void), const char *what)
+{
+	double a = 0, b = 0;
+
+	if (also)
+		set_feature(also, true);
+	per_switch(load);	/* warm-up */
+	for (int r = 0; r < reps; r++) {
+		for (int side = 0; side < 2; side++) {
+			/* ABBA, so that neither side always goes first */
+			bool on = side == (r & 1);
+			double v;
+
+			for (int i = 0; i < n; i++)
+				set_feature(names[i], on);
+			v = per_switch(load);
+			if (v < 0)
+				return -1;
+			if (on)
+				a += v;
+			else
+				b += v;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		set_feature(names[i], false);
+	if (also)
+		set_feature(also, false);
+	a /= reps;
+	b /= reps;
+	ksft_print_msg("%s: migrations per context switch %.4f on, %.4f off (%+.1f%%)\n",
+		       what, a, b, b > 0 ? 100.0 * (a - b) / b : 0.0);
+	return b > 0 ? a / b : -1;
+}
+
+/* The effect must be a drop of at least a fifth. */
+#define MIGRATION_DROP	0.8
+
+static int migration_test(const char * const *names, int n, const char *also,
+			  void (*load)(void), const char *what)
+{
+	double ratio;
+
+	if (!have_features(names, n) || (also && feature_state(also) < 0))
+		return KSFT_SKIP;
+	if (feature_state("UTIL_EST") != 1) {
+		ksft_print_msg("UTIL_EST is off\n");
+		return KSFT_SKIP;
+	}
+	ratio = migration_ab(names, n, also, load, what);
+	if (ratio < 0)
+		return KSFT_FAIL;
+	return ratio <= MIGRATION_DROP ? KSFT_PASS : KSFT_FAIL;
+}
+
+SP_TEST(util_fits_capacity, "UTIL_FITS_CAPACITY keeps light periodic wakers on prev")
+static int util_fits_capacity(void)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
+
+	return migration_test(f, 1, NULL, periodic_load, "periodic wakers");
+}
+
+/*
+ * SELECT_BIAS_PREV alone changes little: at a wakeup from a task, target
+ * runs the waker and is never idle, so preferring an idle prev is what the
+ * base does already. It acts where UTIL_FITS_CAPACITY makes a busy target
+ * acceptable, and is tested there, on top of it.
+ */
+SP_TEST(select_bias_prev, "SELECT_BIAS_PREV on UTIL_FITS_CAPACITY keeps N:M pipe tasks on prev")
+static int select_bias_prev(void)
+{
+	static const char * const f[] = { "SELECT_BIAS_PREV" };
+
+	return migration_test(f, 1, "UTIL_FITS_CAPACITY", llc_pipe_load,
+			      "pipes in one LLC, UTIL_FITS_CAPACITY on");
+}
+
+SP_TEST(fit_and_bias, "both features together cut migrations of N:M pipes")
+static int fit_and_bias(void)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
+
+	return migration_test(f, 2, NULL, llc_pipe_load, "pipes in one LLC");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} loads[] = {
+	{ "pipes-llc", llc_pipe_load },
+	{ "periodic", periodic_load },
+	{ "pipes", pipe_load },
+	{ "pipes-heavy", heavy_pipe_load },
+	{ "pingpong", pingpong_load },
+};
+
+/* -a FEAT[,FEAT] -w LOAD: one A/B, printed, for exploring a scenario. */
+static int explore(char *feats, const char *load)
+{
+	const char *names[8];
+	int n = 0;
+
+	for (char *tok = strtok(feats, ","); tok && n < 8; tok = strtok(NULL, ","))
+		names[n++] = tok;
+	for (unsigned int i = 0; i < ARRAY_SIZE(loads); i++) {
+		if (strcmp(load, loads[i].name))
+			continue;
+		if (!have_features(names, n)) {
+			ksft_print_msg("unknown feature in '%s'\n", feats);
+			return KSFT_FAIL;
+		}
+		migration_ab(names, n, NULL, loads[i].fn, load);
+		return KSFT_PASS;
+	}
+	ksft_print_msg("unknown load '%s'\n", load);
+	return KSFT_FAIL;
+}
+
+/* --- runner ----------------------------------------------------------- */
+
+static void bad_usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [-l] [-t NAME] [-r REPS] [-a FEAT[,FEAT] -w LOAD]\n",
+		prog);
+	exit(KSFT_FAIL);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL, *load = NULL;
+	int opt, nr_run = 0, skipped = 0;
+	bool have_any = false;
+	char *feats = NULL;
+
+	while ((opt = getopt(argc, argv, "lt:r:a:w:")) != -1) {
+		switch (opt) {
+		case 'l':
+			for (int i = 0; i < nr_tests; i++)
+				printf("%-22s %s\n", tests[i].name, tests[i].desc);
+			return 0;
+		case 't':
+			only = optarg;
+			break;
+		case 'a':
+			feats = optarg;
+			break;
+		case 'w':
+			load = optarg;
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			if (reps < 1)
+				bad_usage(argv[0]);
+			break;
+		default:
+			bad_usage(argv[0]);
+		}
+	}
+	for (int i = 0; i < nr_tests; i++)
+		nr_run += !only || !strcmp(only, tests[i].name);
+	if (!nr_run) {
+		fprintf(stderr, "unknown test '%s'; -l lists them\n", only);
+		return KSFT_FAIL;
+	}
+
+	ksft_print_header();
+	if (geteuid())
+		ksft_exit_skip("needs root for %s\n", FEATURES);
+	if (access(FEATURES, F_OK))
+		mount("none", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (read_file(FEATURES, saved_features, sizeof(saved_features)) < 0)
+		ksft_exit_skip("cannot read %s (debugfs mounted?)\n", FEATURES);
+	read_file(SCHEDSTATS, saved_schedstats, sizeof(saved_schedstats));
+	atexit(restore_all);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGALRM, on_signal);
+	if (read_topology() < 2)
+		ksft_exit_skip("cannot read the CPU topology from sysfs\n");
+	if (feats && load)
+		exit(explore(feats, load));
+	for (int i = 0; i < NR_OURS; i++)
+		have_any |= feature_state(our_features[i]) >= 0;
+	if (!have_any)
+		ksft_print_msg("no placement switch in %s: feature tests skip\n", FEATURES);
+	ksft_set_plan(nr_run);
+
+	for (int i = 0; i < nr_tests; i++) {
+		int ret;
+
+		if (only && strcmp(only, tests[i].name))
+			continue;
+		ret = tests[i].run();
+		restore_all();
+		skipped += ret == KSFT_SKIP;
+		ksft_test_result_report(ret, "%s\n", tests[i].name);
+	}
+	/*
+	 * A kernel without the series skips every feature test; the bad
+	 * input test still runs there, but the verdict is SKIP.
+	 */
+	if (skipped == nr_run || !have_any) {
+		ksft_print_cnts();
+		if (!ksft_get_fail_cnt())
+			exit(KSFT_SKIP);
+		exit(KSFT_FAIL);
+	}
+	ksft_finished();
+}
