@@ -8,6 +8,9 @@
 #   make kernel     build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage   (FLAVOR=vm|debug)
 #   make vm         boot PRESET and run CMD        (PRESET=2s4llc|2s8llc, CMD='...')
 #   make series     out/series/: mail-ready patches with a cover letter (git am-checked)
+#   make kselftest  boot PRESET and run the series' kselftest runner (TAP)
+#   make bench      boot PRESET and run the changelog A/B sets (SETS='fit bias ...', REPS=12)
+#   make base-vs-series   base kernel against the patched kernel, defaults untouched
 #   make clean      remove build/ and out/ (the download cache stays)
 #
 # KSRC=/path/to/linux-git or KERNEL_TARBALL=/path/to/tarball replace the pinned base.
@@ -18,7 +21,11 @@ CMD ?= cat /sys/kernel/debug/sched/features
 FLAVOR ?= vm
 export KSRC KERNEL_TARBALL FLAVOR
 
-.PHONY: all main deps tree export kernel vm series check tools clean
+SETS ?=
+REPS ?= 12
+export PRESET
+
+.PHONY: all main deps tree export kernel vm series kselftest bench base-vs-series check tools clean
 
 all: main
 
@@ -42,6 +49,18 @@ vm: kernel
 
 series: tree
 	@scripts/mkseries.sh
+
+kselftest: kernel
+	@scripts/vm.sh -p $(PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 900 -- $$(scripts/build-selftests.sh)
+
+bench: kernel tools
+	@mkdir -p results
+	@out=results/$$(date -u +%Y%m%dT%H%M%SZ)-$(PRESET)-bench.txt; \
+	scripts/vm.sh -p $(PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 3000 -- \
+		bench/series-ab.sh -n $(REPS) $(SETS) | tee $$out; echo ">> $$out"
+
+base-vs-series: kernel tools
+	@scripts/base-vs-series.sh
 
 tools: build/bin/stats
 

@@ -3,30 +3,36 @@
 # (in the VM, or on a host booted into the patched kernel: run it with sudo).
 #
 #   ab-run.sh -f FEATURE [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
+#   ab-run.sh -s SIDE [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
+#
+# The second form touches no feature and labels every run SIDE (A or B): for
+# comparing two kernels, one boot each (scripts/base-vs-series.sh).
 #
 # Side A runs with FEATURE set, side B with NO_FEATURE, alternating ABAB... so
 # that drift hits both sides alike. The first WARMUP pairs are discarded.
 # Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats.
 # The features file is restored on exit, whatever happens.
 set -euo pipefail
-feat="" reps=5 warm=1
-while getopts "f:n:w:" o; do
+feat="" side="" reps=5 warm=1
+while getopts "f:s:n:w:" o; do
 	case $o in
 	f) feat=$OPTARG ;;
+	s) side=$OPTARG ;;
 	n) reps=$OPTARG ;;
 	w) warm=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$feat" ] && [ $# -gt 0 ] || { echo "usage: ab-run.sh -f FEATURE [-n REPS] [-w WARMUP] -- WORKLOAD..." >&2; exit 2; }
+[ -n "$feat$side" ] && [ $# -gt 0 ] || { echo "usage: ab-run.sh -f FEATURE|-s SIDE [-n REPS] [-w WARMUP] -- WORKLOAD..." >&2; exit 2; }
+case $side in "" | A | B) ;; *) echo "error: -s takes A or B, not '$side'" >&2; exit 2 ;; esac
 
 F=/sys/kernel/debug/sched/features
 [ -r "$F" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 [ -w "$F" ] || { echo "error: $F is not writable; run as root with debugfs mounted" >&2; exit 1; }
 name=$feat
 feat=${feat#NO_}
-tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep -qxF -- "$feat" || {
+[ -z "$feat" ] || tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep -qxF -- "$feat" || {
 	echo "error: unknown sched feature '$name'; this kernel has: $(sed 's/NO_//g' "$F")" >&2
 	exit 1
 }
@@ -36,8 +42,8 @@ saved=$(cat "$F")
 restore() { for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done; }
 tmp=$(mktemp)
 trap 'restore; rm -f "$tmp"' EXIT
-one() { # side setting
-	echo "$2" >"$F"
+one() { # side [setting]
+	[ -z "${2:-}" ] || echo "$2" >"$F"
 	local out
 	out=$(perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
 		{ echo "error: workload failed: $out" >&2; exit 1; }
@@ -51,6 +57,10 @@ one() { # side setting
 }
 cmd=("$@")
 for ((i = 0; i < warm + reps; i++)); do
-	one A "$feat"
-	one B "NO_$feat"
+	if [ -n "$side" ]; then
+		one "$side"
+	else
+		one A "$feat"
+		one B "NO_$feat"
+	fi
 done

@@ -8,6 +8,8 @@
 #   kernel   build the VM kernel
 #   vm       boots on every preset (topology check), failure paths, smoke A/B;
 #            two at a time, since TCG runs each guest on one host thread
+#   vm-alone tests whose guest timing must not compete with another guest
+#            (the kselftest migration counts), one at a time, after the rest
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -73,6 +75,11 @@ printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
 for t in "${vmtests[@]}"; do
 	b=$(basename "$t" .sh)
 	report "vm: $b" "$(cat "$res/$b.rc" 2>/dev/null || echo 1)" "$res/$b.log"
+done
+
+# Then the VM tests that need the host to themselves.
+for t in "$TOP"/tests/vm-alone/*.sh; do
+	run "vm: $(basename "$t" .sh) (alone)" bash "$t"
 done
 
 echo "1..$n"

@@ -31,6 +31,20 @@ text = open(src).read().split('\n', 1)[1].strip('\n')
 text += ('\n\nCost in vmlinux with every default untouched (VM config, x86_64,'
          ' scripts/bloat-o-meter base -> series):\n\n'
          + '\n'.join('  ' + l for l in bloat.splitlines()))
+# The VM config builds the KUnit suite in; say how much of the total it is,
+# so that the cost of the series itself can be read off.
+import re
+kunit = 0
+for l in bloat.splitlines():
+    m = re.match(r'(\S+)\s+\S+\s+\S+\s+([+-]\d+)$', l)
+    if m and re.search(r'(_test|_cases|_gen_params|_test_suite)$', m.group(1)):
+        kunit += int(m.group(2))
+m = re.search(r'up/down: \S+ \(([+-]?\d+)\)', bloat)
+if m and kunit:
+    total = int(m.group(1))
+    text += ('\n\nOf the %+d bytes, %+d are the KUnit suite (the *_test, *_cases and'
+             ' *_gen_params\nrows), built only with CONFIG_SCHED_PLACEMENT_KUNIT_TEST;'
+             ' the series itself costs\n%+d bytes.' % (total, kunit, total - kunit))
 c = open(cover).read()
 c = c.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', text)
 open(cover, 'w').write(c)

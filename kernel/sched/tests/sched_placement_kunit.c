@@ -37,12 +37,7 @@ static const struct sis_depth_case sis_depth_cases[] = {
 	{ "overloaded LLC, small rule",		4 * 2048,  4, 16,  0 },
 };
 
-static void sis_depth_case_desc(const struct sis_depth_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(sis_depth, sis_depth_cases, sis_depth_case_desc);
+KUNIT_ARRAY_PARAM_DESC(sis_depth, sis_depth_cases, name);
 
 static void sis_idle_scan_depth_test(struct kunit *test)
 {
@@ -81,12 +76,7 @@ static const struct fit_case fit_cases[] = {
 	{ "asymmetric: big CPU, same load",	 200, 200, 1024, true  },
 };
 
-static void fit_case_desc(const struct fit_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(fit, fit_cases, fit_case_desc);
+KUNIT_ARRAY_PARAM_DESC(fit, fit_cases, name);
 
 static void util_fits_remaining_test(struct kunit *test)
 {
@@ -121,12 +111,7 @@ static const struct numa_cap_case numa_cap_cases[] = {
 	{ "no allowed CPU in the local node",	4, 0, 1, 1, 0, false },
 };
 
-static void numa_cap_case_desc(const struct numa_cap_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(numa_cap, numa_cap_cases, numa_cap_case_desc);
+KUNIT_ARRAY_PARAM_DESC(numa_cap, numa_cap_cases, name);
 
 static void numa_imb_pinned_cap_test(struct kunit *test)
 {

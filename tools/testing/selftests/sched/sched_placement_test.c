@@ -825,11 +825,14 @@ static double migration_ab(const char * const *names, int n, const char *also,
 	return b > 0 ? a / b : -1;
 }
 
-/* The effect must be a drop of at least a fifth. */
-#define MIGRATION_DROP	0.8
-
+/*
+ * The effect must be a drop to at most @max_ratio of the rate with the
+ * features off. The thresholds sit well below the drops measured over 20
+ * runs on the 2s4llc VM (periodic wakers 21-42%, pipes 36-91%), so that
+ * the tests do not flake, while an unchanged rate (ratio 1) fails.
+ */
 static int migration_test(const char * const *names, int n, const char *also,
-			  void (*load)(void), const char *what)
+			  void (*load)(void), const char *what, double max_ratio)
 {
 	double ratio;
 
@@ -842,7 +845,7 @@ static int migration_test(const char * const *names, int n, const char *also,
 	ratio = migration_ab(names, n, also, load, what);
 	if (ratio < 0)
 		return KSFT_FAIL;
-	return ratio <= MIGRATION_DROP ? KSFT_PASS : KSFT_FAIL;
+	return ratio <= max_ratio ? KSFT_PASS : KSFT_FAIL;
 }
 
 SP_TEST(util_fits_capacity, "UTIL_FITS_CAPACITY keeps light periodic wakers on prev")
@@ -850,7 +853,7 @@ static int util_fits_capacity(void)
 {
 	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
 
-	return migration_test(f, 1, NULL, periodic_load, "periodic wakers");
+	return migration_test(f, 1, NULL, periodic_load, "periodic wakers", 0.9);
 }
 
 /*
@@ -865,7 +868,7 @@ static int select_bias_prev(void)
 	static const char * const f[] = { "SELECT_BIAS_PREV" };
 
 	return migration_test(f, 1, "UTIL_FITS_CAPACITY", llc_pipe_load,
-			      "pipes in one LLC, UTIL_FITS_CAPACITY on");
+			      "pipes in one LLC, UTIL_FITS_CAPACITY on", 0.8);
 }
 
 SP_TEST(fit_and_bias, "both features together cut migrations of N:M pipes")
@@ -873,7 +876,7 @@ static int fit_and_bias(void)
 {
 	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
 
-	return migration_test(f, 2, NULL, llc_pipe_load, "pipes in one LLC");
+	return migration_test(f, 2, NULL, llc_pipe_load, "pipes in one LLC", 0.8);
 }
 
 static const struct {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Base kernel against the patched kernel, every feature at its default: the
+# same workload in alternating boots (base, series, base, series, ...), REPS
+# runs per boot after one warm-up, then one table (A = series, B = base).
+# With the defaults untouched the two should not differ.
+#   PRESET=2s4llc BOOTS=2 REPS=5 WORKLOAD='hackbench ...' base-vs-series.sh [OUTDIR]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+PRESET=${PRESET:-2s4llc}
+BOOTS=${BOOTS:-2}
+REPS=${REPS:-5}
+WORKLOAD=${WORKLOAD:-hackbench -g 2 -f 10 -l 200 --threads --pipe}
+out=${1:-$TOP/results/$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-base-vs-series}
+mkdir -p "$out"
+series=$BUILD/kbuild-vm/arch/x86/boot/bzImage
+base=$BUILD/kbuild-base/arch/x86/boot/bzImage
+[ -f "$series" ] || series=$("$TOP/scripts/build-kernel.sh")
+[ -f "$base" ] || "$TOP/scripts/build-kernel.sh" "$(base_worktree "$BUILD/linux")" "$BUILD/kbuild-base" >/dev/null
+[ -x "$BUILD/bin/stats" ] || make -s -C "$TOP" tools
+: >"$out/raw"
+for ((b = 0; b < BOOTS; b++)); do
+	for side in B A; do
+		k=$base
+		[ "$side" = A ] && k=$series
+		"$TOP/scripts/vm.sh" -p "$PRESET" -k "$k" -- \
+			"$TOP/bench/ab-run.sh" -s "$side" -n "$REPS" -w 1 -- $WORKLOAD >>"$out/raw"
+	done
+done
+{
+	echo "Kernels:  A = series ($(git -C "$BUILD/linux" log -1 --format=%h)), B = base ($(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base)); defaults untouched"
+	echo "Workload: $WORKLOAD"
+	echo "Runs:     $BOOTS boots per kernel, alternating, $REPS runs per boot after 1 warm-up; preset $PRESET"
+	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
+	echo
+	"$BUILD/bin/stats" -a series -b base -m "$((BOOTS * REPS))" -c "$out/table.csv" <"$out/raw"
+} | tee "$out/report.txt"
