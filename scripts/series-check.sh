@@ -37,6 +37,8 @@ checkpatch() {
 				{ echo "# $(basename "$p"): CHECK $type has no justification in series/checkpatch.justify"; exit 1; }
 		done || bad=1
 	done
+	# checkpatch leaves its CamelCase cache in the tree it runs in.
+	rm -f "$tree"/.checkpatch-camelcase.git.*
 	[ "$bad" = 0 ] && echo "# $(ls "$dir" | wc -l) patches clean"
 	return "$bad"
 }
@@ -52,12 +54,18 @@ at_commit() {
 	return "$rc"
 }
 
+# The identity of what a cached check saw: the tree, and the config fragment
+# the kernel is built with (a fragment change alone must re-run the checks).
+check_key() { # TREEISH
+	echo "$(git -C "$tree" rev-parse "$1^{tree}") $(sha256_of "$TOP/configs/vm.config" | cut -c1-16)"
+}
+
 bisect() {
 	local ok=$BUILD/bisect-ok c t n=0
 	touch "$ok"
 	for c in $(git -C "$tree" rev-list --reverse "$base..$head"); do
 		n=$((n + 1))
-		t=$(git -C "$tree" rev-parse "$c^{tree}")
+		t=$(check_key "$c")
 		if grep -qx "$t" "$ok"; then
 			echo "# $n $(git -C "$tree" log -1 --format=%s "$c"): built before"
 			continue
@@ -65,6 +73,12 @@ bisect() {
 		if ! at_commit "$c" "$TOP/scripts/build-kernel.sh" >"$BUILD/bisect.log" 2>&1; then
 			echo "# commit $n does not build: $(git -C "$tree" log -1 --format=%s "$c")"
 			tail -n 20 "$BUILD/bisect.log" | sed 's/^/#   /'
+			return 1
+		fi
+		# The files a commit touches are compiled again; none may warn.
+		if grep -q 'warning:' "$BUILD/bisect.log"; then
+			echo "# commit $n builds with warnings: $(git -C "$tree" log -1 --format=%s "$c")"
+			grep -A4 'warning:' "$BUILD/bisect.log" | head -n 20 | sed 's/^/#   /'
 			return 1
 		fi
 		echo "$t" >>"$ok"
@@ -91,7 +105,7 @@ w1_warnings() {
 
 w1() {
 	local ok=$BUILD/w1-ok t wt
-	t=$(git -C "$tree" rev-parse "HEAD^{tree}")
+	t=$(check_key HEAD)
 	touch "$ok"
 	if grep -qx "$t" "$ok"; then
 		echo "# W=1 kernel/sched/: checked before for this tree"

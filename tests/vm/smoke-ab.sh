@@ -32,6 +32,8 @@ done
 for f in RUNNABLE_BOOST NUMA_IMB_PINNED; do
 	tr ' ' '\n' <"$t/before" | grep -qx "$f" || fail "$f missing or not on by default: $(cat "$t/before")"
 done
-# The new heuristic is off by default.
-tr ' ' '\n' <"$t/before" | grep -qx NO_SIS_SMALL_LLC || fail "SIS_SMALL_LLC missing or not off by default: $(cat "$t/before")"
-echo "# defaults: $(tr ' ' '\n' <"$t/before" | grep -E 'RUNNABLE_BOOST|NUMA_IMB_PINNED|SIS_UTIL|SIS_SMALL_LLC' | xargs)"
+# The new heuristics are off by default.
+for f in SIS_SMALL_LLC UTIL_FITS_CAPACITY SELECT_BIAS_PREV; do
+	tr ' ' '\n' <"$t/before" | grep -qx "NO_$f" || fail "$f missing or not off by default: $(cat "$t/before")"
+done
+echo "# defaults: $(tr ' ' '\n' <"$t/before" | grep -E 'RUNNABLE_BOOST|NUMA_IMB_PINNED|SIS_UTIL|SIS_SMALL_LLC|UTIL_FITS_CAPACITY|SELECT_BIAS_PREV' | xargs)"

@@ -126,7 +126,62 @@ static void numa_imb_pinned_cap_test(struct kunit *test)
 }
 #endif /* CONFIG_NUMA */
 
+static void set_runnable_boost(bool on)
+{
+	if (on)
+		sysctl_sched_features |= BIT_ULL(__SCHED_FEAT_RUNNABLE_BOOST);
+	else
+		sysctl_sched_features &= ~BIT_ULL(__SCHED_FEAT_RUNNABLE_BOOST);
+#ifdef CONFIG_JUMP_LABEL
+	if (on)
+		static_key_enable(&sched_feat_keys[__SCHED_FEAT_RUNNABLE_BOOST]);
+	else
+		static_key_disable(&sched_feat_keys[__SCHED_FEAT_RUNNABLE_BOOST]);
+#endif
+}
+
+/*
+ * cpu_util() itself, on the live runqueue of an idle CPU other than CPU 0
+ * and this one, for a made-up task that waited much more than it ran
+ * (runnable_avg 900, util_avg 10) and is being added there. Boosted, the
+ * result is at least the task's runnable_avg; with RUNNABLE_BOOST off,
+ * boosting is asked for in vain and the result is the same low util as
+ * without boosting.
+ */
+static void runnable_boost_test(struct kunit *test)
+{
+	bool was_on = sched_feat(RUNNABLE_BOOST);
+	unsigned long plain, boosted, off;
+	struct task_struct *p;
+	int cpu, this = raw_smp_processor_id();
+
+	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
+		kunit_skip(test, "task_cpu() of a made-up task needs THREAD_INFO_IN_TASK");
+	for_each_online_cpu(cpu)
+		if (cpu && cpu != this && idle_cpu(cpu))
+			break;
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "no idle CPU other than CPU 0 and this one");
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	/* task_cpu(p) is 0: moving it to @cpu adds it there. */
+	p->se.avg.util_avg = 10;
+	p->se.avg.runnable_avg = 900;
+
+	set_runnable_boost(true);
+	plain = cpu_util(cpu, p, cpu, 0);
+	boosted = cpu_util(cpu, p, cpu, 1);
+	set_runnable_boost(false);
+	off = cpu_util(cpu, p, cpu, 1);
+	set_runnable_boost(was_on);
+
+	KUNIT_EXPECT_GE(test, boosted, 900UL);
+	KUNIT_EXPECT_LT(test, plain, 900UL);
+	KUNIT_EXPECT_LT(test, off, 900UL);
+}
+
 static struct kunit_case sched_placement_test_cases[] = {
+	KUNIT_CASE(runnable_boost_test),
 	KUNIT_CASE_PARAM(sis_idle_scan_depth_test, sis_depth_gen_params),
 	KUNIT_CASE_PARAM(util_fits_remaining_test, fit_gen_params),
 #ifdef CONFIG_NUMA
