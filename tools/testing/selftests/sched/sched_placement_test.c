@@ -269,15 +269,20 @@ static void *sender(void *arg)
 	return NULL;
 }
 
+struct receiver_arg {
+	struct msg_load *ml;
+	int idx;
+};
+
 static void *receiver(void *arg)
 {
-	long idx = (long)((void **)arg)[1];
-	struct msg_load *ml = ((void **)arg)[0];
+	struct receiver_arg *ra = arg;
+	struct msg_load *ml = ra->ml;
 	size_t want = (size_t)ml->loops * ml->nr_pairs * MSG_SIZE;
 	char buf[MSG_SIZE];
 
 	while (want) {
-		ssize_t n = read(ml->fds[idx][0], buf, sizeof(buf));
+		ssize_t n = read(ml->fds[ra->idx][0], buf, sizeof(buf));
 
 		if (n <= 0)
 			break;
@@ -290,7 +295,7 @@ static void *receiver(void *arg)
 static void msg_load_run(int nr_pairs, int loops)
 {
 	pthread_t th[2 * 64];
-	void *rarg[64][2];
+	struct receiver_arg rarg[64];
 	int fds[64][2];
 	struct msg_load ml = { nr_pairs, loops, fds };
 	int n = 0;
@@ -302,10 +307,9 @@ static void msg_load_run(int nr_pairs, int loops)
 	for (int i = 0; i < nr_pairs; i++)
 		if (pipe(fds[i]))
 			return;
-	for (long i = 0; i < nr_pairs; i++) {
-		rarg[i][0] = &ml;
-		rarg[i][1] = (void *)i;
-		pthread_create(&th[n++], NULL, receiver, rarg[i]);
+	for (int i = 0; i < nr_pairs; i++) {
+		rarg[i] = (struct receiver_arg){ &ml, i };
+		pthread_create(&th[n++], NULL, receiver, &rarg[i]);
 	}
 	for (int i = 0; i < nr_pairs; i++)
 		pthread_create(&th[n++], NULL, sender, &ml);
