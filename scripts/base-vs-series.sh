@@ -13,9 +13,8 @@ WORKLOAD=${WORKLOAD:-hackbench -g 2 -f 10 -l 200 --threads --pipe}
 out=${1:-$TOP/results/$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-base-vs-series}
 mkdir -p "$out"
 series=$BUILD/kbuild-vm/arch/x86/boot/bzImage
-base=$BUILD/kbuild-base/arch/x86/boot/bzImage
 [ -f "$series" ] || series=$("$TOP/scripts/build-kernel.sh")
-[ -f "$base" ] || "$TOP/scripts/build-kernel.sh" "$(base_worktree "$BUILD/linux")" "$BUILD/kbuild-base" >/dev/null
+base=$(base_kernel)
 [ -x "$BUILD/bin/stats" ] || make -s -C "$TOP" tools
 : >"$out/raw"
 for ((b = 0; b < BOOTS; b++)); do

@@ -73,3 +73,12 @@ base_worktree() {
 	git -C "$wt" checkout -q --detach "$(git -C "$1" rev-parse refs/sp/base)"
 	echo "$wt"
 }
+
+# base_kernel: the bzImage of the base tree with the VM config, built into
+# build/kbuild-base when it is not there yet (make series keeps it current).
+base_kernel() {
+	local k=$BUILD/kbuild-base/arch/x86/boot/bzImage
+	[ -f "$k" ] || "$TOP/scripts/build-kernel.sh" "$(base_worktree "$BUILD/linux")" "$BUILD/kbuild-base" >/dev/null ||
+		die "building the base kernel failed"
+	echo "$k"
+}

@@ -4,11 +4,7 @@
 # ours) passes, and the runner exits 4 (KSFT_SKIP).
 . "$(dirname "$0")/../lib.sh"
 bin=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftest failed"
-kernel=$BUILD/kbuild-base/arch/x86/boot/bzImage
-if [ ! -f "$kernel" ]; then
-	"$TOP/scripts/build-kernel.sh" "$(base_worktree "$BUILD/linux")" "$BUILD/kbuild-base" >/dev/null ||
-		fail "building the base kernel failed"
-fi
+kernel=$(base_kernel) || fail "no base kernel"
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 rc=0
 "$TOP/scripts/vm.sh" -k "$kernel" -t 600 -- "$bin" >"$t/tap" 2>&1 || rc=$?
