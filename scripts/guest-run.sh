@@ -11,6 +11,7 @@ cpulists() { # the distinct cpulists of a per-CPU sysfs file, in CPU order
 }
 {
 	echo "cpus $(grep -c '^processor' /proc/cpuinfo)"
+	echo "vendor $(awk '/^vendor_id/ {print $3; exit}' /proc/cpuinfo) family $(awk '/^cpu family/ {print $4; exit}' /proc/cpuinfo)"
 	for n in /sys/devices/system/node/node[0-9]*; do
 		echo "${n##*/} $(cat "$n/cpulist")"
 	done | sort -V
