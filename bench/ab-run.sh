@@ -2,13 +2,14 @@
 # Interleaved A/B of one sched feature around a workload, on the running kernel
 # (in the VM, or on a host booted into the patched kernel: run it with sudo).
 #
-#   ab-run.sh -f FEATURE [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
+#   ab-run.sh -f FEATURE[,FEATURE...] [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
 #   ab-run.sh -s SIDE [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
 #
 # The second form touches no feature and labels every run SIDE (A or B): for
 # comparing two kernels, one boot each (scripts/base-vs-series.sh).
 #
-# Side A runs with FEATURE set, side B with NO_FEATURE, alternating ABAB... so
+# Side A runs with every FEATURE set, side B with every NO_FEATURE (a list
+# compares the switches together against none of them), alternating ABAB... so
 # that drift hits both sides alike. The first WARMUP pairs are discarded.
 # Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats.
 # The features file is restored on exit, whatever happens.
@@ -30,20 +31,24 @@ case $side in "" | A | B) ;; *) echo "error: -s takes A or B, not '$side'" >&2; 
 F=/sys/kernel/debug/sched/features
 [ -r "$F" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 [ -w "$F" ] || { echo "error: $F is not writable; run as root with debugfs mounted" >&2; exit 1; }
-name=$feat
-feat=${feat#NO_}
-[ -z "$feat" ] || tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep -qxF -- "$feat" || {
-	echo "error: unknown sched feature '$name'; this kernel has: $(sed 's/NO_//g' "$F")" >&2
-	exit 1
-}
+IFS=, read -ra feats <<<"$feat"
+for name in "${feats[@]}"; do
+	tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep -qxF -- "${name#NO_}" || {
+		echo "error: unknown sched feature '$name'; this kernel has: $(sed 's/NO_//g' "$F")" >&2
+		exit 1
+	}
+done
 command -v perf >/dev/null || { echo "error: perf not found; install linux-perf (make deps)" >&2; exit 1; }
 
 saved=$(cat "$F")
 restore() { for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done; }
 tmp=$(mktemp)
 trap 'restore; rm -f "$tmp"' EXIT
-one() { # side [setting]
-	[ -z "${2:-}" ] || echo "$2" >"$F"
+one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
+	local f
+	if [ $# -gt 1 ]; then
+		for f in "${feats[@]}"; do echo "$2${f#NO_}" >"$F"; done
+	fi
 	local out
 	out=$(perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
 		{ echo "error: workload failed: $out" >&2; exit 1; }
@@ -60,7 +65,7 @@ for ((i = 0; i < warm + reps; i++)); do
 	if [ -n "$side" ]; then
 		one "$side"
 	else
-		one A "$feat"
-		one B "NO_$feat"
+		one A ""
+		one B NO_
 	fi
 done

@@ -6,7 +6,12 @@
 #
 #   series-ab.sh [-n REPS] [SET...]
 #
-# Sets: fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
+# Sets: both-gN (UTIL_FITS_CAPACITY and SELECT_BIAS_PREV together against
+# neither: hackbench of N groups of 20 with 100-byte messages, the original
+# posting's load, leaving CPUs idle for small N), both-pipe (the same, 1:1),
+# fit-gN and pair-gN (that hackbench for UTIL_FITS_CAPACITY alone, and for
+# SELECT_BIAS_PREV on top of it),
+# fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
 # (hackbench confined to the LLC of CPU 0, two tasks per CPU), pipe pipe-fit
 # pipe-pair (perf bench sched pipe, 1:1), boost (perf bench sched messaging).
 # "pair" sets measure SELECT_BIAS_PREV with UTIL_FITS_CAPACITY on both sides.
@@ -32,21 +37,23 @@ trap 'for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done' EXIT
 
 # N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"
-PIPE="perf bench sched pipe -l 50000"
+PIPE="perf bench sched pipe -l ${PIPE_LOOPS:-50000}"
+HB_LOOPS=${HB_LOOPS:-500}
 MESSAGING="perf bench sched messaging -t -g 1 -l 500"
 # The same N:M pattern with prev and target always in one LLC and no idle CPU.
 llc0=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
 w=$(taskset -c "$llc0" nproc)
 HACKBENCH_LLC="taskset -c $llc0 hackbench -g 1 -f $w -l 3000 --threads --pipe"
 
-one() { # title feature also-on workload...
-	local title=$1 feat=$2 also=$3
+one() { # title feature[,feature...] also-on workload...
+	local title=$1 feat=$2 also=$3 a b
 	shift 3
+	a=${feat//,/+} b=NO_${feat//,/+NO_}
 	echo "== $title"
-	echo "   A: $feat, B: NO_$feat${also:+ (both with $also)}; $reps interleaved runs per side"
+	echo "   A: $a, B: $b${also:+ (both with $also)}; $reps interleaved runs per side"
 	echo "   workload: $*"
 	[ -z "$also" ] || echo "$also" >"$F"
-	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "$@" | "$stats" -a "$feat" -b "NO_$feat" -m "$reps"
+	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "$@" | "$stats" -a "$a" -b "$b" -m "$reps"
 	[ -z "$also" ] || echo "NO_$also" >"$F"
 	echo
 }
@@ -63,6 +70,16 @@ for s in "${sets[@]}"; do
 	pipe-pair) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, 1:1 pipe" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $PIPE ;;
 	pipe-fit) one "UTIL_FITS_CAPACITY alone, 1:1 pipe" UTIL_FITS_CAPACITY "" $PIPE ;;
 	boost) one "RUNNABLE_BOOST, messaging" RUNNABLE_BOOST "" $MESSAGING ;;
-	*) echo "error: unknown set '$s' (fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
+	both-g[0-9]*)
+		one "both wakeup switches, hackbench ${s#both-g} groups" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
+			hackbench -g "${s#both-g}" -f 10 -s 100 -l "$HB_LOOPS" --threads --pipe ;;
+	fit-g[0-9]*)
+		one "UTIL_FITS_CAPACITY alone, hackbench ${s#fit-g} groups" UTIL_FITS_CAPACITY "" \
+			hackbench -g "${s#fit-g}" -f 10 -s 100 -l "$HB_LOOPS" --threads --pipe ;;
+	pair-g[0-9]*)
+		one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench ${s#pair-g} groups" SELECT_BIAS_PREV \
+			UTIL_FITS_CAPACITY hackbench -g "${s#pair-g}" -f 10 -s 100 -l "$HB_LOOPS" --threads --pipe ;;
+	both-pipe) one "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
+	*) echo "error: unknown set '$s' (both-gN both-pipe fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
 	esac
 done

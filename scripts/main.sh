@@ -2,18 +2,22 @@
 # `make`: from nothing to numbers. Fetch and import the base (cached), assemble
 # build/linux, build the VM kernel, boot the default preset, print the guest
 # topology and an interleaved A/B table. Results land in results/.
-#   PRESET=2s4llc REPS=5 FEATURE=SIS_UTIL WORKLOAD='hackbench ...'
+#   PRESET=zen3 REPS=5 FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...'
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-PRESET=${PRESET:-2s4llc}
+PRESET=${PRESET:-zen3}
 REPS=${REPS:-5}
-FEATURE=${FEATURE:-SIS_UTIL}
-WORKLOAD=${WORKLOAD:-hackbench -g 4 -f 10 -l 100 --threads --pipe}
+# The series' headline: its two wakeup switches together against neither.
+FEATURE=${FEATURE:-UTIL_FITS_CAPACITY,SELECT_BIAS_PREV}
+# The original posting's hackbench (groups of 20, 100-byte messages), with
+# 80 tasks on zen3's 64 CPUs.
+WORKLOAD=${WORKLOAD:-hackbench -g 4 -f 10 -s 100 -l 1000 --threads --pipe}
 
 "$TOP/scripts/mktree.sh"
 kernel=$("$TOP/scripts/build-kernel.sh")
+on=${FEATURE//,/+} off=NO_${FEATURE//,/+NO_}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=$TOP/results/$stamp-$PRESET-$FEATURE
+out=$TOP/results/$stamp-$PRESET-${FEATURE//,/+}
 mkdir -p "$out"
 VM_KEEP=$out/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -- \
 	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD >"$out/raw"
@@ -26,9 +30,9 @@ VM_KEEP=$out/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -- \
 		/^llc/{l = l " " $2} END{print "  LLCs    " l}
 		/^domains/{$1 = ""; print "  domains " $0}' "$out/vm/topology"
 	echo "Workload: $WORKLOAD"
-	echo "A/B:      $FEATURE (A) vs NO_$FEATURE (B), $REPS interleaved runs per side after 1 warm-up pair"
+	echo "A/B:      $FEATURE (A) vs $off (B), $REPS interleaved runs per side after 1 warm-up pair"
 	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
 	echo
-	"$BUILD/bin/stats" -a "$FEATURE" -b "NO_$FEATURE" -m "$REPS" -c "$out/table.csv" <"$out/raw"
+	"$BUILD/bin/stats" -a "$on" -b "$off" -m "$REPS" -c "$out/table.csv" <"$out/raw"
 } | tee "$out/report.txt"
 note "results in ${out#$TOP/}/"
