@@ -50,6 +50,7 @@ static void sis_idle_scan_depth_test(struct kunit *test)
 
 struct fit_case {
 	const char *name;
+	unsigned int nr_running;
 	unsigned long rq_util_est;
 	unsigned long task_util;
 	unsigned long capacity;
@@ -60,20 +61,24 @@ struct fit_case {
  * fits_capacity() keeps 20% free: a sum s fits capacity c when
  * s * 1280 < c * 1024, so 819 is the most that fits 1024, and 560 does
  * not fit 700 (716800 on both sides). 446 stands for the little CPU of an
- * asymmetric system; the same load fits its big sibling.
+ * asymmetric system; the same load fits its big sibling. A CPU with a
+ * task queued behind the running one has no room, however light the
+ * tasks are.
  */
 static const struct fit_case fit_cases[] = {
-	{ "idle CPU, small task",		   0,   1, 1024, true  },
-	{ "no capacity left",			   0,   0,    0, false },
-	{ "sum at the 20% margin",		 400, 419, 1024, true  },
-	{ "sum one past the margin",		 400, 420, 1024, false },
-	{ "sum at capacity",			 512, 512, 1024, false },
-	{ "runqueue alone past capacity",	1100,   0, 1024, false },
-	{ "RT pressure, just fits",		 300, 259,  700, true  },
-	{ "RT pressure, boundary",		 300, 260,  700, false },
-	{ "asymmetric: little CPU, fits",	 100, 200,  446, true  },
-	{ "asymmetric: little CPU, too big",	 200, 200,  446, false },
-	{ "asymmetric: big CPU, same load",	 200, 200, 1024, true  },
+	{ "idle CPU, small task",		0,    0,   1, 1024, true  },
+	{ "no capacity left",			0,    0,   0,    0, false },
+	{ "sum at the 20% margin",		1,  400, 419, 1024, true  },
+	{ "sum one past the margin",		1,  400, 420, 1024, false },
+	{ "sum at capacity",			1,  512, 512, 1024, false },
+	{ "runqueue alone past capacity",	1, 1100,   0, 1024, false },
+	{ "RT pressure, just fits",		1,  300, 259,  700, true  },
+	{ "RT pressure, boundary",		1,  300, 260,  700, false },
+	{ "asymmetric: little CPU, fits",	1,  100, 200,  446, true  },
+	{ "asymmetric: little CPU, too big",	1,  200, 200,  446, false },
+	{ "asymmetric: big CPU, same load",	1,  200, 200, 1024, true  },
+	{ "one task queued, light load",	2,   50,  10, 1024, false },
+	{ "three tasks, light load",		3,   30,  10, 1024, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(fit, fit_cases, name);
@@ -83,8 +88,8 @@ static void util_fits_remaining_test(struct kunit *test)
 	const struct fit_case *c = test->param_value;
 
 	KUNIT_EXPECT_EQ(test, c->want,
-			util_fits_remaining(c->rq_util_est, c->task_util,
-					    c->capacity));
+			util_fits_remaining(c->nr_running, c->rq_util_est,
+					    c->task_util, c->capacity));
 }
 
 #ifdef CONFIG_NUMA
@@ -141,43 +146,68 @@ static void set_runnable_boost(bool on)
 }
 
 /*
- * cpu_util() itself, on the live runqueue of an idle CPU other than CPU 0
- * and this one, for a made-up task that waited much more than it ran
- * (runnable_avg 900, util_avg 10) and is being added there. Boosted, the
- * result is at least the task's runnable_avg; with RUNNABLE_BOOST off,
- * boosting is asked for in vain and the result is the same low util as
- * without boosting.
+ * cpu_util() of @cpu for @p being added there, with @cpu's cfs_rq averages
+ * replaced for the duration of the call by the values the test needs and
+ * put back before the runqueue lock is dropped. Nothing else writes the
+ * averages without that lock, so the live load of @cpu cannot leak into
+ * the result; lockless readers elsewhere may see the made-up values for
+ * the length of one call.
+ */
+static unsigned long cpu_util_with(int cpu, struct task_struct *p, int boost,
+				   unsigned long util, unsigned long runnable)
+{
+	struct cfs_rq *cfs_rq = &cpu_rq(cpu)->cfs;
+	struct sched_avg saved;
+	unsigned long ret;
+
+	scoped_guard (rq_lock_irqsave, cpu_rq(cpu)) {
+		saved = cfs_rq->avg;
+		cfs_rq->avg.util_avg = util;
+		cfs_rq->avg.runnable_avg = runnable;
+		cfs_rq->avg.util_est = 0;
+		ret = cpu_util(cpu, p, cpu, boost);
+		cfs_rq->avg = saved;
+	}
+	return ret;
+}
+
+/*
+ * cpu_util() itself, for a made-up task that waited much more than it ran
+ * and is being added to a CPU whose runqueue is contended too. The values
+ * are fractions of that CPU's own capacity, so the expectations hold on
+ * any CPU: boosted, the result is the runnable sum (3/4 of capacity);
+ * asking for a boost with RUNNABLE_BOOST off gives the plain util sum
+ * (3/16), as not asking does.
  */
 static void runnable_boost_test(struct kunit *test)
 {
 	bool was_on = sched_feat(RUNNABLE_BOOST);
-	unsigned long plain, boosted, off;
+	unsigned long cap, plain, boosted, off;
 	struct task_struct *p;
-	int cpu, this = raw_smp_processor_id();
+	int cpu;
 
 	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
 		kunit_skip(test, "task_cpu() of a made-up task needs THREAD_INFO_IN_TASK");
-	for_each_online_cpu(cpu)
-		if (cpu && cpu != this && idle_cpu(cpu))
-			break;
+	/* task_cpu(p) is 0: any other CPU sees @p being added. */
+	cpu = cpumask_next(0, cpu_online_mask);
 	if (cpu >= nr_cpu_ids)
-		kunit_skip(test, "no idle CPU other than CPU 0 and this one");
+		kunit_skip(test, "needs a second online CPU");
 	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, p);
-	/* task_cpu(p) is 0: moving it to @cpu adds it there. */
-	p->se.avg.util_avg = 10;
-	p->se.avg.runnable_avg = 900;
+	cap = arch_scale_cpu_capacity(cpu);
+	p->se.avg.util_avg = cap / 16;
+	p->se.avg.runnable_avg = cap / 2;
 
 	set_runnable_boost(true);
-	plain = cpu_util(cpu, p, cpu, 0);
-	boosted = cpu_util(cpu, p, cpu, 1);
+	plain = cpu_util_with(cpu, p, 0, cap / 8, cap / 4);
+	boosted = cpu_util_with(cpu, p, 1, cap / 8, cap / 4);
 	set_runnable_boost(false);
-	off = cpu_util(cpu, p, cpu, 1);
+	off = cpu_util_with(cpu, p, 1, cap / 8, cap / 4);
 	set_runnable_boost(was_on);
 
-	KUNIT_EXPECT_GE(test, boosted, 900UL);
-	KUNIT_EXPECT_LT(test, plain, 900UL);
-	KUNIT_EXPECT_LT(test, off, 900UL);
+	KUNIT_EXPECT_EQ(test, plain, cap / 8 + cap / 16);
+	KUNIT_EXPECT_EQ(test, boosted, cap / 4 + cap / 2);
+	KUNIT_EXPECT_EQ(test, off, plain);
 }
 
 static struct kunit_case sched_placement_test_cases[] = {
