@@ -831,11 +831,15 @@ static double migration_ab(const char * const *names, int n, const char *also,
 
 /*
  * The effect must be a drop to at most @max_ratio of the rate with the
- * features off. The thresholds sit well below the drops measured in two
- * sets of 20 runs on the 2s4llc VM (periodic wakers 21-42%, pipes 36-92%),
- * so that the tests do not flake, while an unchanged rate (ratio 1) fails.
- * Under QEMU TCG, another busy guest on the host blunts the drops (8-9%
- * seen): run these on an otherwise idle host.
+ * features off. The thresholds come from runs of each test on the 2s4llc
+ * VM, on an otherwise idle host. Periodic wakers with UTIL_FITS_CAPACITY
+ * (idle before fit, nr_running bound): drops of 21.4-28.6% in 8 runs
+ * (mean 24.9%, sd 2.4); the same A/B with a switch that does not touch
+ * placement (LATENCY_WARN) moved the rate by -6.2..+9.3% in 10 runs (sd
+ * 4.4). A 10% drop is 6 sd below the effect and 2 sd below no effect.
+ * Pipes in one LLC with both switches: drops of 39.8-94.7% in 8 runs,
+ * against a 20% bar. Under QEMU TCG, another busy guest on the host
+ * blunts the drops (8-9% seen): run these on an otherwise idle host.
  */
 static int migration_test(const char * const *names, int n, const char *also,
 			  void (*load)(void), const char *what, double max_ratio)
@@ -863,20 +867,12 @@ static int util_fits_capacity(void)
 }
 
 /*
- * SELECT_BIAS_PREV alone changes little: at a wakeup from a task, target
- * runs the waker and is never idle, so preferring an idle prev is what the
- * base does already. It acts where UTIL_FITS_CAPACITY makes a busy target
- * acceptable, and is tested there, on top of it.
+ * No test of SELECT_BIAS_PREV on its own increment: on the N:M pipes in
+ * one LLC, with or without UTIL_FITS_CAPACITY under it, its effect on the
+ * migration rate is not told apart from run-to-run noise (-74%..+75% in 8
+ * runs on top of UTIL_FITS_CAPACITY, -32%..+72% alone), so an assertion
+ * on it would flake. It is tested together with UTIL_FITS_CAPACITY.
  */
-SP_TEST(select_bias_prev, "SELECT_BIAS_PREV on UTIL_FITS_CAPACITY keeps N:M pipe tasks on prev")
-static int select_bias_prev(void)
-{
-	static const char * const f[] = { "SELECT_BIAS_PREV" };
-
-	return migration_test(f, 1, "UTIL_FITS_CAPACITY", llc_pipe_load,
-			      "pipes in one LLC, UTIL_FITS_CAPACITY on", 0.8);
-}
-
 SP_TEST(fit_and_bias, "both features together cut migrations of N:M pipes")
 static int fit_and_bias(void)
 {
