@@ -30,7 +30,7 @@ VM_KEEP=$out/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -- \
 		/^llc/{l = l " " $2} END{print "  LLCs    " l}
 		/^domains/{$1 = ""; print "  domains " $0}' "$out/vm/topology"
 	echo "Workload: $WORKLOAD"
-	echo "A/B:      $FEATURE (A) vs $off (B), $REPS interleaved runs per side after 1 warm-up pair"
+	echo "A/B:      $on (A) vs $off (B), $REPS interleaved runs per side after 1 warm-up pair"
 	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
 	echo
 	"$BUILD/bin/stats" -a "$on" -b "$off" -m "$REPS" -c "$out/table.csv" <"$out/raw"
