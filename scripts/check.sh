@@ -63,6 +63,7 @@ round_trip() {
 }
 run "tree: assemble build/linux, export round trip changes nothing" round_trip
 run "series: checkpatch.pl --strict clean" "$TOP/scripts/series-check.sh" checkpatch
+run "series: MAINTAINERS entry covers our files, not fair.c" "$TOP/scripts/series-check.sh" maintainers
 run "series: every commit builds (bisectable)" "$TOP/scripts/series-check.sh" bisect
 run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel.sh"
 run "series: make W=1 kernel/sched/ adds no warnings over the base" "$TOP/scripts/series-check.sh" w1

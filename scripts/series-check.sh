@@ -5,6 +5,7 @@
 #                                WARNING; each CHECK must be justified in series/checkpatch.justify
 #   series-check.sh bisect       every commit of the series builds with the VM config
 #   series-check.sh w1           `make W=1 kernel/sched/` warns no more than on the base
+#   series-check.sh maintainers  get_maintainer.pl names our entry for our files, not for fair.c
 #
 # bisect and w1 remember the commits they passed (by tree hash, in build/), so
 # a re-run with nothing changed costs nothing.
@@ -45,6 +46,26 @@ checkpatch() {
 	rm -f "$tree"/.checkpatch-camelcase.git.*
 	[ "$bad" = 0 ] && echo "# $(ls "$dir" | wc -l) patches clean"
 	return "$bad"
+}
+
+# Our MAINTAINERS entry covers the files the series adds, and nothing of the
+# scheduler's own: a K: pattern on the feature names would also match
+# fair.c, where they are identifiers.
+maintainers() {
+	local gm="scripts/get_maintainer.pl --nogit --nogit-fallback -f" entry="SCHEDULER - TASK PLACEMENT SWITCHES" f
+	for f in Documentation/scheduler/sched-placement.rst kernel/sched/tests/sched_placement_kunit.c \
+		tools/testing/selftests/sched/sched_placement_test.c; do
+		(cd "$tree" && $gm "$f") | grep -qF "$entry" || { echo "# $f: not covered by '$entry'"; return 1; }
+	done
+	for f in kernel/sched/fair.c kernel/sched/features.h kernel/sched/debug.c; do
+		# --keywords-in-file: match K: patterns against the file's text, as
+		# they match a patch's lines.
+		if (cd "$tree" && $gm --keywords-in-file "$f") | grep -qF "$entry"; then
+			echo "# get_maintainer.pl -f $f lists '$entry'"
+			return 1
+		fi
+	done
+	echo "# our entry covers our 3 files and none of fair.c, features.h, debug.c"
 }
 
 # Run "$@" with build/linux checked out at commit $1, then put the branch back.
@@ -131,6 +152,6 @@ w1() {
 }
 
 case ${1:-} in
-checkpatch | bisect | w1) "$1" ;;
+checkpatch | bisect | w1 | maintainers) "$1" ;;
 *) die "usage: series-check.sh checkpatch|bisect|w1" ;;
 esac

@@ -17,11 +17,14 @@ struct sis_depth_case {
 };
 
 /*
- * imbalance_pct 117 puts the SIS_UTIL cutoff near 85% utilization. The
- * expected depths are worked by hand from equations [2]-[4] of
- * sis_idle_scan_depth(): at 50% busy (x' = 512), y = 1024 - 350 = 674,
- * which gives 2 of 4, 5 of 8, 10 of 16 and 21 of 32 CPUs; at 86% busy
- * (x' = 880) and above, y = 0.
+ * imbalance_pct 117 makes the untruncated depth y of equation [4] of
+ * sis_idle_scan_depth() reach 0 near 85% utilization, but the depth in
+ * CPUs, y * llc_weight / 1024, is truncated and reaches 0 earlier: past
+ * x' = 758 (74.0%) on 4 CPUs, 819 (80.0%) on 8 and 847 (82.7%) on 16
+ * (x' = sum_util / llc_weight). SIS_SMALL_LLC keeps that cutoff, so the
+ * small rule scans the whole LLC up to those points and nothing past
+ * them. At 50% busy (x' = 512), y = 1024 - 350 = 674, which gives 2 of
+ * 4, 5 of 8, 10 of 16 and 21 of 32 CPUs.
  */
 static const struct sis_depth_case sis_depth_cases[] = {
 	{ "idle 4-CPU LLC",			0,	   4,  0,  4 },
@@ -35,6 +38,12 @@ static const struct sis_depth_case sis_depth_cases[] = {
 	{ "86% busy, proportional",		4 * 880,   4,  0,  0 },
 	{ "86% busy, small rule keeps cutoff",	4 * 880,   4, 16,  0 },
 	{ "overloaded LLC, small rule",		4 * 2048,  4, 16,  0 },
+	{ "4-CPU LLC at 74.0%, small rule",	4 * 758,   4, 16,  4 },
+	{ "4-CPU LLC past 74.0%, small rule",	4 * 759,   4, 16,  0 },
+	{ "8-CPU LLC at 80.0%, small rule",	8 * 819,   8, 16,  8 },
+	{ "8-CPU LLC past 80.0%, small rule",	8 * 820,   8, 16,  0 },
+	{ "16-CPU LLC at 82.7%, small rule",	16 * 847, 16, 16, 16 },
+	{ "16-CPU LLC past 82.7%, small rule",	16 * 848, 16, 16,  0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(sis_depth, sis_depth_cases, name);
