@@ -38,7 +38,8 @@ trap 'for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done' EXIT
 # N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"
 PIPE="perf bench sched pipe -l ${PIPE_LOOPS:-50000}"
-HB_LOOPS=${HB_LOOPS:-500}
+# The original posting's hackbench: groups of 20 tasks, 100-byte messages.
+HB_ORIG="-f 10 -s 100 -l ${HB_LOOPS:-500} --threads --pipe"
 MESSAGING="perf bench sched messaging -t -g 1 -l 500"
 # The same N:M pattern with prev and target always in one LLC and no idle CPU.
 llc0=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
@@ -72,13 +73,13 @@ for s in "${sets[@]}"; do
 	boost) one "RUNNABLE_BOOST, messaging" RUNNABLE_BOOST "" $MESSAGING ;;
 	both-g[0-9]*)
 		one "both wakeup switches, hackbench ${s#both-g} groups" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
-			hackbench -g "${s#both-g}" -f 10 -s 100 -l "$HB_LOOPS" --threads --pipe ;;
+			hackbench -g "${s#both-g}" $HB_ORIG ;;
 	fit-g[0-9]*)
 		one "UTIL_FITS_CAPACITY alone, hackbench ${s#fit-g} groups" UTIL_FITS_CAPACITY "" \
-			hackbench -g "${s#fit-g}" -f 10 -s 100 -l "$HB_LOOPS" --threads --pipe ;;
+			hackbench -g "${s#fit-g}" $HB_ORIG ;;
 	pair-g[0-9]*)
 		one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench ${s#pair-g} groups" SELECT_BIAS_PREV \
-			UTIL_FITS_CAPACITY hackbench -g "${s#pair-g}" -f 10 -s 100 -l "$HB_LOOPS" --threads --pipe ;;
+			UTIL_FITS_CAPACITY hackbench -g "${s#pair-g}" $HB_ORIG ;;
 	both-pipe) one "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
 	*) echo "error: unknown set '$s' (both-gN both-pipe fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
 	esac

@@ -153,5 +153,5 @@ w1() {
 
 case ${1:-} in
 checkpatch | bisect | w1 | maintainers) "$1" ;;
-*) die "usage: series-check.sh checkpatch|bisect|w1" ;;
+*) die "usage: series-check.sh checkpatch|bisect|w1|maintainers" ;;
 esac
