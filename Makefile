@@ -11,6 +11,8 @@
 #   make kselftest  boot PRESET and run the series' kselftest runner (TAP)
 #   make bench      boot PRESET and run the changelog A/B sets (SETS='fit bias ...', REPS=12)
 #   make base-vs-series   base kernel against the patched kernel, defaults untouched
+#   make stress     debug kernel, STRESS_PRESET, STRESS_SECS of load while switches,
+#                   hotplug, affinity and cpusets churn (console must stay clean)
 #   make clean      remove build/ and out/ (the download cache stays)
 #
 # KSRC=/path/to/linux-git or KERNEL_TARBALL=/path/to/tarball replace the pinned base.
@@ -27,9 +29,11 @@ export KSRC KERNEL_TARBALL FLAVOR
 
 SETS ?=
 REPS ?= 12
+STRESS_PRESET ?= 2s4llc
+STRESS_SECS ?= 1200
 export PRESET
 
-.PHONY: all main deps tree export kernel vm series kselftest bench base-vs-series check tools clean
+.PHONY: all main deps tree export kernel vm series kselftest bench base-vs-series stress check tools clean
 
 all: main
 
@@ -66,7 +70,14 @@ bench: kernel tools
 base-vs-series: kernel tools
 	@scripts/base-vs-series.sh
 
-tools: build/bin/stats
+stress: tree
+	@FLAVOR=debug scripts/stress.sh -k -p $(STRESS_PRESET) -d $(STRESS_SECS)
+
+tools: build/bin/stats build/bin/sp-stress
+
+build/bin/sp-stress: stress/sp-stress.c
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
 
 build/bin/stats: bench/stats.c
 	@mkdir -p $(@D)

@@ -121,10 +121,14 @@ tcg_lacks() {
 	f=$CACHE/tcg-lacks-$model-$key
 	if [ ! -f "$f" ]; then
 		mkdir -p "$CACHE"
-		echo quit | timeout 30 "$QEMU_BIN" -accel tcg -cpu "$model" -display none -nodefaults \
-			-S -monitor stdio 2>&1 >/dev/null |
-			sed -n "s/.*TCG doesn't support requested feature: [^.]*\.[^.]*\.\([a-z0-9_-]*\) .*/\1/p" \
-			>"$f.tmp" || true
+		# Cached only when QEMU started and quit cleanly: a probe that
+		# failed says nothing about the features.
+		local out
+		out=$(echo quit | timeout 30 "$QEMU_BIN" -accel tcg -cpu "$model" -display none \
+			-nodefaults -S -monitor stdio 2>&1 >/dev/null) ||
+			die "probing $QEMU_BIN -cpu $model under TCG failed: $out"
+		echo "$out" | sed -n "s/.*TCG doesn't support requested feature: [^.]*\.[^.]*\.\([a-z0-9_-]*\) .*/\1/p" \
+			>"$f.tmp"
 		mv "$f.tmp" "$f"
 	fi
 	cat "$f"

@@ -70,6 +70,7 @@ static void sp_register(const char *name, const char *desc, int (*run)(void))
 /* Everything a test changed, put back by restore_all(). */
 static char saved_features[BUF_SIZE];
 static char saved_schedstats[16];
+static char saved_sis_small[16];
 
 static int read_file(const char *path, char *buf, size_t len)
 {
@@ -119,6 +120,8 @@ static void restore_all(void)
 		write_features(saved_features);
 	if (saved_schedstats[0])
 		write_file(SCHEDSTATS, saved_schedstats);
+	if (saved_sis_small[0])
+		write_file(SIS_SMALL, saved_sis_small);
 }
 
 static void on_signal(int sig)
@@ -360,22 +363,42 @@ static int features_defaults(void)
 	return bad ? KSFT_FAIL : KSFT_PASS;
 }
 
-SP_TEST(features_toggle, "each switch turns off and on, and reads back")
+SP_TEST(features_toggle, "every feature, the series' and those at bit 32 and up, turns off and on")
 static int features_toggle(void)
 {
+	char list[BUF_SIZE], *tok, *save;
+	int n = 0;
+
 	if (!have_features(our_features, NR_OURS))
 		return KSFT_SKIP;
-	for (int i = 0; i < NR_OURS; i++) {
-		for (int on = 0; on <= 1; on++) {
-			if (set_feature(our_features[i], on) ||
-			    feature_state(our_features[i]) != on) {
-				ksft_print_msg("%s did not switch %s\n",
-					       our_features[i], on ? "on" : "off");
+	if (read_file(FEATURES, list, sizeof(list)) < 0)
+		return KSFT_FAIL;
+	/*
+	 * All of them: the features past the 32nd (NI_RANDOM and NI_RATE
+	 * in 7.3) are the ones a 32-bit sysctl_sched_features cannot hold.
+	 * But not the ones whose job is to warn (WARN_DOUBLE_CLOCK,
+	 * LATENCY_WARN): a splat is a failure of the whole run.
+	 */
+	for (tok = strtok_r(list, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save)) {
+		bool was_on = strncmp(tok, "NO_", 3) != 0;
+		const char *name = was_on ? tok : tok + 3;
+
+		if (strstr(name, "WARN"))
+			continue;
+
+		for (int k = 0; k < 2; k++) {
+			bool on = k ? was_on : !was_on;
+
+			if (set_feature(name, on) || feature_state(name) != on) {
+				ksft_print_msg("%s did not switch %s\n", name,
+					       on ? "on" : "off");
 				return KSFT_FAIL;
 			}
 		}
-		set_feature(our_features[i], our_defaults[i]);
+		n++;
 	}
+	ksft_print_msg("%d features switched and read back\n", n);
 	return KSFT_PASS;
 }
 
@@ -405,6 +428,139 @@ static int features_bad_input(void)
 	if (strcmp(before, after)) {
 		ksft_print_msg("the features file changed\n");
 		fails++;
+	}
+	return fails ? KSFT_FAIL : KSFT_PASS;
+}
+
+/*
+ * sis_small_llc takes one decimal unsigned int per write, sis_scan only 0.
+ * Each bad write must fail with its errno and leave the file as it was.
+ */
+struct bad_write {
+	const char *s;
+	int err;
+};
+
+/*
+ * The file without its "llc" lines: nr_idle_scan follows the load by
+ * itself, the counts and sis_small_llc change only when written.
+ */
+static int read_written(const char *path, char *out, size_t len)
+{
+	char buf[BUF_SIZE], *line, *save;
+	size_t used = 0;
+
+	if (read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	out[0] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "llc ", 4) && used < len)
+			used += snprintf(out + used, len - used, "%s\n", line);
+	return 0;
+}
+
+static int bad_writes(const char *path, const struct bad_write *bw, int n)
+{
+	char before[BUF_SIZE], after[BUF_SIZE];
+	int fails = 0;
+
+	if (read_written(path, before, sizeof(before)) < 0)
+		return 1;
+	for (int i = 0; i < n; i++) {
+		int err = write_file(path, bw[i].s);
+
+		if (err != bw[i].err) {
+			ksft_print_msg("%s: '%s' got %s, want %s\n", path, bw[i].s,
+				       err ? strerror(-err) : "success",
+				       strerror(-bw[i].err));
+			fails++;
+		}
+	}
+	read_written(path, after, sizeof(after));
+	if (strcmp(before, after)) {
+		ksft_print_msg("%s changed after bad writes\n", path);
+		fails++;
+	}
+	return fails;
+}
+
+/* A second write on one open file, appending to the first, fails. */
+static int appended_write(const char *path, const char *first, const char *second)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return 1;
+	if (write(fd, first, strlen(first)) != (ssize_t)strlen(first) ||
+	    write(fd, second, strlen(second)) != -1 || errno != EINVAL) {
+		ksft_print_msg("%s: '%s' then '%s' on one open: the second was not rejected\n",
+			       path, first, second);
+		ret = 1;
+	}
+	close(fd);
+	return ret;
+}
+
+SP_TEST(debugfs_bad_input, "bad writes to sis_small_llc and sis_scan fail and change nothing")
+static int debugfs_bad_input(void)
+{
+	static const struct bad_write small[] = {
+		{ "-1", -EINVAL }, { "abc", -EINVAL }, { "\n", -EINVAL },
+		{ "8 9", -EINVAL }, { "0x10", -EINVAL }, { "1.5", -EINVAL },
+		{ " 8", -EINVAL }, { "8abc", -EINVAL },
+		{ "4294967296", -ERANGE }, { "99999999999", -ERANGE },
+		{ "0000000000000000000000000000000000000016", -EINVAL },
+	};
+	static const struct bad_write scan[] = {
+		{ "1", -EINVAL }, { "-1", -EINVAL }, { "abc", -EINVAL },
+		{ "reset", -EINVAL }, { "4294967296", -ERANGE },
+		{ "0000000000000000000000000000000000000000", -EINVAL },
+	};
+	char buf[BUF_SIZE];
+	int fails = 0;
+
+	if (access(SIS_SMALL, W_OK) || access(SIS_SCAN, W_OK) ||
+	    write_file(SCHEDSTATS, "1"))
+		return KSFT_SKIP;
+	/* Good values land; the largest one too. */
+	if (write_file(SIS_SMALL, "7\n") || read_file(SIS_SMALL, buf, sizeof(buf)) < 0 ||
+	    strcmp(buf, "7\n") || write_file(SIS_SMALL, "4294967295") ||
+	    read_file(SIS_SMALL, buf, sizeof(buf)) < 0 || strcmp(buf, "4294967295\n")) {
+		ksft_print_msg("sis_small_llc did not take 7 and 4294967295\n");
+		fails++;
+	}
+	write_file(SIS_SMALL, "8");
+	fails += bad_writes(SIS_SMALL, small, ARRAY_SIZE(small));
+	fails += appended_write(SIS_SMALL, "1", "6");
+	read_file(SIS_SMALL, buf, sizeof(buf));
+	if (strcmp(buf, "1\n")) {
+		ksft_print_msg("sis_small_llc is %s after '1' then '6', want 1\n", buf);
+		fails++;
+	}
+
+	/* Freeze the counts with some wakeups in them, then try to clear. */
+	msg_load_run(4, 200);
+	write_file(SCHEDSTATS, "0");
+	fails += bad_writes(SIS_SCAN, scan, ARRAY_SIZE(scan));
+	fails += appended_write(SIS_SCAN, "0", "0");
+	if (write_file(SIS_SCAN, "0") || read_file(SIS_SCAN, buf, sizeof(buf)) < 0) {
+		ksft_print_msg("sis_scan did not take 0\n");
+		fails++;
+	} else {
+		char *line, *save;
+
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			unsigned long cnt;
+			int nr;
+
+			if ((sscanf(line, "scanned %d %lu", &nr, &cnt) == 2 ||
+			     sscanf(line, "stopped %lu", &cnt) == 1) && cnt) {
+				ksft_print_msg("after a clear: %s\n", line);
+				fails++;
+			}
+		}
 	}
 	return fails ? KSFT_FAIL : KSFT_PASS;
 }
@@ -969,6 +1125,7 @@ int main(int argc, char **argv)
 	if (read_file(FEATURES, saved_features, sizeof(saved_features)) < 0)
 		ksft_exit_skip("cannot read %s (debugfs mounted?)\n", FEATURES);
 	read_file(SCHEDSTATS, saved_schedstats, sizeof(saved_schedstats));
+	read_file(SIS_SMALL, saved_sis_small, sizeof(saved_sis_small));
 	atexit(restore_all);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# `make stress`: the patched kernel under load while the series' switches,
+# sis_small_llc, sis_scan, CPU hotplug, affinity and cpuset partitions churn
+# under it (stress/sp-stress.c), in one boot.
+#
+#   stress.sh [-p PRESET] [-d SECONDS] [-k] [-t MIN_TOGGLES] [-m MIN_HOTPLUG]
+#
+#   -p  topology preset (default 2s4llc)
+#   -d  seconds of load (default 1200)
+#   -k  also run the series' kselftest runner before the load
+#   -t  switch toggles the run must reach (default 1000)
+#   -m  hotplug cycles the run must reach (default 100)
+#
+# The defaults are what `make stress` runs. Under TCG the debug kernel is
+# slow at exactly what this exercises: every flip of a switch patches kernel
+# text (static keys), and every hotplug operation stops all CPUs. Measured on
+# 2s4llc: 5.6 flips per second of toggle storm and one hotplug cycle per 6 s
+# of hotplug; on 2s8llc, 0.2 flips per second. 2s4llc and 1200 s (400 s of
+# storm, 800 s of hotplug) reach 1000 flips and 100 cycles with room.
+#
+# FLAVOR=debug (the default here) boots the debug kernel: lockdep with
+# PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, KASAN, hung-task and
+# soft-lockup detectors, DEBUG_LIST. The run passes only if the KUnit suite
+# passed at boot, the kselftests (-k) and sp-stress exit 0, at least
+# MIN_TOGGLES switch flips and MIN_HOTPLUG hotplug cycles happened, and the console
+# has no splat (vm.sh exits 98 on any BUG, WARNING, Oops, lockdep, KASAN or
+# RCU stall report, or hung task). sp-stress itself fails if the features
+# file or sis_small_llc do not end as they started or a CPU stays offline.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+preset=2s4llc secs=1200 kself=0 min_toggles=1000 min_hotplug=100
+while getopts "p:d:kt:m:" o; do
+	case $o in
+	p) preset=$OPTARG ;;
+	d) secs=$OPTARG ;;
+	k) kself=1 ;;
+	t) min_toggles=$OPTARG ;;
+	m) min_hotplug=$OPTARG ;;
+	*) echo "usage: stress.sh [-p PRESET] [-d SECONDS] [-k] [-t MIN_TOGGLES] [-m MIN_HOTPLUG]" >&2; exit 2 ;;
+	esac
+done
+[[ $secs =~ ^[1-9][0-9]*$ ]] || die "-d $secs: give the load time in whole seconds"
+[[ $min_hotplug =~ ^[0-9]+$ ]] || die "-m $min_hotplug: give a number of hotplug cycles"
+[[ $min_toggles =~ ^[0-9]+$ ]] || die "-t $min_toggles: give a number of switch toggles"
+command -v hackbench >/dev/null || die "hackbench not found; run 'make deps' (installs rt-tests)"
+export FLAVOR=${FLAVOR:-debug}
+
+kernel=$("$TOP/scripts/build-kernel.sh")
+make -s -C "$TOP" build/bin/sp-stress
+stress=$TOP/build/bin/sp-stress
+guest="$stress -H -c -d $secs"
+if [ "$kself" = 1 ]; then
+	selftest=$("$TOP/scripts/build-selftests.sh")
+	guest="$selftest && $guest"
+fi
+
+keep=$(mktemp -d "${TMPDIR:-/tmp}/sp-stress.XXXXXX")
+trap 'rm -rf "$keep"' EXIT
+# Boot, KUnit and the kselftests take 2-4 min on the debug kernel under TCG;
+# the timeout leaves that much again on top of the load.
+rc=0
+VM_KEEP=$keep "$TOP/scripts/vm.sh" -p "$preset" -k "$kernel" -t $((secs + 900)) -- \
+	sh -c "$guest" | tee "$keep/out" || rc=$?
+
+fail=0
+if [ "$rc" != 0 ]; then
+	echo "error: the guest run failed (exit $rc; 98 = a splat on the console, 99 = panic or hang)" >&2
+	fail=1
+fi
+tap=$(sed -E 's/^\[ *[0-9.]+\] //' "$keep/dmesg" 2>/dev/null |
+	sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p')
+if ! echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || echo "$tap" | grep -q 'not ok'; then
+	echo "error: the sched_placement KUnit suite did not pass at boot:" >&2
+	echo "$tap" | grep -E 'not ok|^ok' >&2 || echo "(no suite in dmesg)" >&2
+	fail=1
+fi
+count() { sed -n "s/^# $1 \([0-9]*\)$/\1/p" "$keep/out" | tail -n 1; }
+toggles=$(count 'switch toggles')
+cycles=$(count 'hotplug cycles')
+if [ "${toggles:-0}" -lt "$min_toggles" ]; then
+	echo "error: ${toggles:-no} switch toggles, want at least $min_toggles" >&2
+	fail=1
+fi
+if [ "${cycles:-0}" -lt "$min_hotplug" ]; then
+	echo "error: ${cycles:-no} hotplug cycles, want at least $min_hotplug" >&2
+	fail=1
+fi
+[ "$fail" = 0 ] || exit 1
+echo "# stress passed: $FLAVOR kernel on $preset, $secs s of load, $toggles toggles, $cycles hotplug cycles, console clean"

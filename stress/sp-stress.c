@@ -1,0 +1,718 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sp-stress: the patched kernel under load while everything the series
+ * adds is changed under it. Runs in the guest, as root, for -d seconds:
+ *
+ *   load      hackbench (rt-tests) in a loop, STREAM-like triad threads
+ *             (one per 8 CPUs),
+ *             and a pipe ring; every hackbench run must exit 0
+ *   toggles   the series' switches flipped in random combinations, and
+ *             sis_small_llc written with valid values (which must land)
+ *             and invalid ones (which must fail and change nothing)
+ *   reader    /sys/kernel/debug/sched/sis_scan and features read in a loop,
+ *             and sis_scan cleared, while the rest goes on
+ *   hotplug   (-H) a single CPU, every CPU of one LLC, and all of the last
+ *             node but one CPU, taken offline and back, in turn, with
+ *             every switch on; with -H the run cycles through 10 s of
+ *             toggles and 20 s of hotplug
+ *   affinity  the load's threads moved to random masks (one CPU, one LLC,
+ *             CPUs of both nodes), and children forked with such masks
+ *   cpuset    (-c, cgroup v2 with cpuset) an LLC made a partition root and
+ *             back to a member, in turn
+ *
+ * At the end every CPU is online again and the features file and
+ * sis_small_llc read as they did at the start. Prints one "# name count"
+ * line per counter and exits 0 when nothing unexpected happened, 1 when
+ * something did (each such event is printed), 2 on bad usage.
+ *
+ *   sp-stress [-d SECONDS] [-s SEED] [-H] [-c]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DBG		"/sys/kernel/debug/sched/"
+#define FEATURES	DBG "features"
+#define SIS_SCAN	DBG "sis_scan"
+#define SIS_SMALL	DBG "sis_small_llc"
+#define VERBOSE		DBG "verbose"
+#define CG		"/sys/fs/cgroup"
+#define CGDIR		CG "/sp-stress"
+#define MAX_CPUS	256
+#define BUF_SIZE	8192
+
+static const char * const switches[] = {
+	"UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV", "RUNNABLE_BOOST",
+	"NUMA_IMB_PINNED", "SIS_SMALL_LLC",
+};
+#define NR_SWITCHES	5
+
+static atomic_int stop;
+static atomic_long errors;
+/*
+ * With hotplug, the run cycles through three slices of SLICE seconds
+ * under the same load: a toggle storm, then two of hotplug with every
+ * switch on (a hotplug cycle costs more than a flip). Both at once would
+ * mostly measure the toggles waiting for cpu_hotplug_lock, which every
+ * static key flip and every hotplug operation take.
+ */
+#define SLICE		10
+enum { STORM, HOTPLUG };
+static atomic_int phase;
+
+enum { C_TOGGLES, C_SMALL_OK, C_SMALL_BAD, C_READS, C_CLEARS, C_HOTPLUG,
+	C_OFFLINE_BUSY, C_AFFINITY, C_AFFINITY_OFFLINE, C_FORKS, C_HACKBENCH,
+	C_TRIADS, C_RING, C_CPUSET, C_CPUSET_REFUSED, NR_COUNTERS };
+static const char * const counter_names[] = {
+	"switch toggles", "sis_small_llc valid writes",
+	"sis_small_llc invalid writes rejected", "sis_scan and features reads",
+	"sis_scan clears", "hotplug cycles", "offline refused (EBUSY)",
+	"affinity changes", "affinity refused (EINVAL: no usable CPU in the mask)",
+	"forks with a random mask", "hackbench runs", "triad passes",
+	"ring messages", "cpuset partition flips", "cpuset partition refused",
+};
+static atomic_long counters[NR_COUNTERS];
+
+static void bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("# UNEXPECTED: ");
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+	va_end(ap);
+	atomic_fetch_add(&errors, 1);
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+/* 0 or -errno of the write. */
+static int write_file(const char *path, const char *s)
+{
+	ssize_t n;
+	int fd = open(path, O_WRONLY), err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	err = errno;
+	close(fd);
+	return n < 0 ? -err : 0;
+}
+
+/* xorshift per thread: reproducible from -s, no shared state. */
+static unsigned int seed = 1;
+
+static unsigned int rnd(unsigned int *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- topology ------------------------------------------------------ */
+
+static int nr_cpus, nr_nodes;
+static int cpu_llc[MAX_CPUS], cpu_node[MAX_CPUS];
+
+static void read_topology(void)
+{
+	char path[128], buf[256];
+
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+		if (access(path, F_OK))
+			break;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu);
+		cpu_llc[cpu] = read_file(path, buf, sizeof(buf)) > 0 ? atoi(buf) : 0;
+		for (int node = 0; node < MAX_CPUS; node++) {
+			snprintf(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
+			if (!access(path, F_OK)) {
+				cpu_node[cpu] = node;
+				if (node + 1 > nr_nodes)
+					nr_nodes = node + 1;
+				break;
+			}
+		}
+		nr_cpus = cpu + 1;
+	}
+}
+
+/* Random mask: one CPU, one LLC, or CPUs of every node. */
+static void random_mask(cpu_set_t *m, unsigned int *s)
+{
+	int kind = rnd(s) % 3, c = rnd(s) % nr_cpus;
+
+	CPU_ZERO(m);
+	if (kind == 0) {
+		CPU_SET(c, m);
+	} else if (kind == 1) {
+		for (int i = 0; i < nr_cpus; i++)
+			if (cpu_llc[i] == cpu_llc[c])
+				CPU_SET(i, m);
+	} else {
+		for (int n = 0; n < nr_nodes; n++) {
+			int first = -1;
+
+			for (int i = 0; i < nr_cpus; i++)
+				if (cpu_node[i] == n && (first < 0 || rnd(s) % 4 == 0)) {
+					CPU_SET(i, m);
+					first = i;
+				}
+		}
+	}
+}
+
+/* --- load ------------------------------------------------------------ */
+
+#define MAX_WORKERS	64
+static pid_t worker_tid[MAX_WORKERS];
+static atomic_int nr_workers;
+
+static void register_worker(void)
+{
+	int i = atomic_fetch_add(&nr_workers, 1);
+
+	if (i < MAX_WORKERS)
+		worker_tid[i] = syscall(SYS_gettid);
+}
+
+#define TRIAD_N		(256 * 1024)	/* 3 arrays of 2 MiB each */
+
+static void *triad(void *arg)
+{
+	double *a = malloc(3 * TRIAD_N * sizeof(double)), *b, *c;
+
+	(void)arg;
+	if (!a) {
+		bad("triad: out of memory");
+		return NULL;
+	}
+	b = a + TRIAD_N;
+	c = b + TRIAD_N;
+	for (long i = 0; i < TRIAD_N; i++) {
+		b[i] = 1.0;
+		c[i] = 2.0;
+	}
+	register_worker();
+	while (!atomic_load(&stop)) {
+		for (long i = 0; i < TRIAD_N; i++)
+			a[i] = b[i] + 3.0 * c[i];
+		if (a[TRIAD_N / 2] != 7.0)
+			bad("triad computed %f, want 7", a[TRIAD_N / 2]);
+		atomic_fetch_add(&counters[C_TRIADS], 1);
+	}
+	free(a);
+	return NULL;
+}
+
+/* A ring of threads passing one token through pipes: 1:1 wakeups. */
+#define RING	8
+static int ring_fd[RING][2];
+
+static void *ring_member(void *arg)
+{
+	long i = (long)arg;
+	char c;
+
+	register_worker();
+	for (;;) {
+		if (read(ring_fd[i][0], &c, 1) != 1) {
+			bad("ring read: %s", strerror(errno));
+			return NULL;
+		}
+		if (c == 0 || atomic_load(&stop))
+			c = 0;
+		else
+			atomic_fetch_add(&counters[C_RING], 1);
+		if (write(ring_fd[(i + 1) % RING][1], &c, 1) != 1) {
+			bad("ring write: %s", strerror(errno));
+			return NULL;
+		}
+		if (c == 0)
+			return NULL;
+	}
+}
+
+static void *hackbench_loop(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&stop)) {
+		int status;
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			dup2(fd, 1);
+			execlp("hackbench", "hackbench", "-g", "2", "-f", "10", "-l",
+			       "50", "--threads", "--pipe", (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+			bad("hackbench: fork or wait failed: %s", strerror(errno));
+			return NULL;
+		}
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			bad("hackbench exited with status %#x%s", status,
+			    WIFEXITED(status) && WEXITSTATUS(status) == 127 ?
+			    " (not installed: apt install rt-tests)" : "");
+			return NULL;
+		}
+		atomic_fetch_add(&counters[C_HACKBENCH], 1);
+	}
+	return NULL;
+}
+
+/* --- what changes under the load -------------------------------------- */
+
+static void *toggler(void *arg)
+{
+	static const char * const invalid[] = {
+		"-1", "abc", "99999999999", "4294967296", "8 9", "",
+	};
+	unsigned int s = seed * 3;
+	char word[64], before[64], after[64];
+
+	unsigned int cur = 0, all_on = (1u << NR_SWITCHES) - 1;
+	char list[BUF_SIZE];
+
+	(void)arg;
+	/* Where the switches start. */
+	if (read_file(FEATURES, list, sizeof(list)) > 0)
+		for (int i = 0; i < NR_SWITCHES; i++) {
+			snprintf(word, sizeof(word), "NO_%s", switches[i]);
+			if (!strstr(list, word))
+				cur |= 1u << i;
+		}
+	while (!atomic_load(&stop)) {
+		unsigned int set = atomic_load(&phase) == STORM ? rnd(&s) & all_on : all_on;
+
+		/* A toggle is a write that changes the switch. */
+		for (int i = 0; i < NR_SWITCHES; i++) {
+			if (!((set ^ cur) & (1u << i)))
+				continue;
+			snprintf(word, sizeof(word), "%s%s",
+				 set & (1u << i) ? "" : "NO_", switches[i]);
+			if (write_file(FEATURES, word)) {
+				bad("writing %s failed", word);
+				continue;
+			}
+			cur ^= 1u << i;
+			atomic_fetch_add(&counters[C_TOGGLES], 1);
+		}
+		if (atomic_load(&phase) != STORM) {
+			usleep(100000);
+			continue;
+		}
+		if (rnd(&s) & 1) {
+			snprintf(word, sizeof(word), "%u", rnd(&s) % 65);
+			if (write_file(SIS_SMALL, word) ||
+			    read_file(SIS_SMALL, after, sizeof(after)) < 0 ||
+			    atoi(after) != atoi(word))
+				bad("sis_small_llc did not take %s", word);
+			else
+				atomic_fetch_add(&counters[C_SMALL_OK], 1);
+		} else {
+			const char *w = invalid[rnd(&s) % 6];
+
+			read_file(SIS_SMALL, before, sizeof(before));
+			if (!write_file(SIS_SMALL, w))
+				bad("sis_small_llc took '%s'", w);
+			else if (read_file(SIS_SMALL, after, sizeof(after)) < 0 ||
+				 strcmp(before, after))
+				bad("sis_small_llc changed after '%s'", w);
+			else
+				atomic_fetch_add(&counters[C_SMALL_BAD], 1);
+		}
+		usleep(rnd(&s) % 2000);
+	}
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	char buf[BUF_SIZE];
+	unsigned int s = seed * 5;
+
+	(void)arg;
+	while (!atomic_load(&stop)) {
+		if (read_file(SIS_SCAN, buf, sizeof(buf)) <= 0 ||
+		    !strstr(buf, "scanned 0 "))
+			bad("reading sis_scan failed");
+		if (read_file(FEATURES, buf, sizeof(buf)) <= 0)
+			bad("reading features failed");
+		atomic_fetch_add(&counters[C_READS], 1);
+		if (rnd(&s) % 8 == 0) {
+			if (write_file(SIS_SCAN, "0"))
+				bad("clearing sis_scan failed");
+			else
+				atomic_fetch_add(&counters[C_CLEARS], 1);
+		}
+	}
+	return NULL;
+}
+
+static int set_online(int cpu, bool on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return write_file(path, on ? "1" : "0");
+}
+
+/* Takes @cpus offline, then online again; 0, or -1 if one stays offline. */
+static int cycle(const int *cpus, int n)
+{
+	int off[MAX_CPUS], nr_off = 0, ret = 0;
+
+	for (int i = 0; i < n; i++) {
+		int err = set_online(cpus[i], false);
+
+		if (!err)
+			off[nr_off++] = cpus[i];
+		else if (err == -EBUSY)
+			atomic_fetch_add(&counters[C_OFFLINE_BUSY], 1);
+		else
+			bad("offlining CPU %d: %s", cpus[i], strerror(-err));
+	}
+	for (int i = 0; i < nr_off; i++) {
+		int err = set_online(off[i], true);
+
+		if (err) {
+			bad("onlining CPU %d: %s", off[i], strerror(-err));
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+static void *hotplug(void *arg)
+{
+	unsigned int s = seed * 7;
+	int cpus[MAX_CPUS];
+
+	(void)arg;
+	for (int k = 0; !atomic_load(&stop); k++) {
+		int n = 0, c = 1 + rnd(&s) % (nr_cpus - 1);
+
+		if (atomic_load(&phase) != HOTPLUG) {
+			usleep(100000);
+			k--;
+			continue;
+		}
+
+		switch (k % 3) {
+		case 0:		/* one CPU (CPU 0 stays) */
+			cpus[n++] = c;
+			break;
+		case 1:		/* every CPU of one LLC, not CPU 0's */
+			for (int i = 1; i < nr_cpus; i++)
+				if (cpu_llc[i] == cpu_llc[c] && cpu_llc[i] != cpu_llc[0])
+					cpus[n++] = i;
+			break;
+		case 2:		/* all of the last node but its first CPU */
+			for (int i = 1, first = 1; i < nr_cpus; i++) {
+				if (cpu_node[i] != nr_nodes - 1 || cpu_node[0] == nr_nodes - 1)
+					continue;
+				if (first)
+					first = 0;
+				else
+					cpus[n++] = i;
+			}
+			break;
+		}
+		if (!n)
+			continue;
+		if (cycle(cpus, n))
+			return NULL;
+		atomic_fetch_add(&counters[C_HOTPLUG], 1);
+	}
+	return NULL;
+}
+
+static void *affinity(void *arg)
+{
+	unsigned int s = seed * 11 + (unsigned int)(long)arg;
+	cpu_set_t m;
+
+	while (!atomic_load(&stop)) {
+		int n = atomic_load(&nr_workers);
+		pid_t tid;
+
+		if (n > MAX_WORKERS)
+			n = MAX_WORKERS;
+		if (!n) {
+			usleep(1000);
+			continue;
+		}
+		tid = worker_tid[rnd(&s) % n];
+		random_mask(&m, &s);
+		if (!sched_setaffinity(tid, sizeof(m), &m))
+			atomic_fetch_add(&counters[C_AFFINITY], 1);
+		else if (errno == EINVAL)	/* every CPU of @m is offline */
+			atomic_fetch_add(&counters[C_AFFINITY_OFFLINE], 1);
+		else
+			bad("sched_setaffinity(%d): %s", tid, strerror(errno));
+
+		/* Fork placement (NUMA_IMB_PINNED) under a random mask. */
+		random_mask(&m, &s);
+		if (sched_setaffinity(0, sizeof(m), &m))
+			continue;
+		pid_t pid = fork();
+		int status;
+
+		if (pid == 0) {
+			double end = now() + 0.002;
+
+			while (now() < end)
+				;
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad("forked child failed");
+		else
+			atomic_fetch_add(&counters[C_FORKS], 1);
+		usleep(500);
+	}
+	return NULL;
+}
+
+/* An LLC (not CPU 0's) as a cpuset partition root, then a member again. */
+static bool cpuset_ready;
+
+static void cpuset_setup(void)
+{
+	char list[64];
+	int c;
+
+	if (access(CG "/cgroup.controllers", F_OK))
+		mount("none", CG, "cgroup2", 0, NULL);
+	if (write_file(CG "/cgroup.subtree_control", "+cpuset") ||
+	    (mkdir(CGDIR, 0755) && errno != EEXIST)) {
+		printf("# cpuset: no cgroup v2 cpuset controller, partitions not flipped\n");
+		return;
+	}
+	for (c = 0; c < nr_cpus && cpu_llc[c] == cpu_llc[0]; c++)
+		;
+	if (c == nr_cpus)
+		return;
+	snprintf(list, sizeof(list), "%d", c);
+	for (int i = c + 1; i < nr_cpus; i++)
+		if (cpu_llc[i] == cpu_llc[c])
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), ",%d", i);
+	if (write_file(CGDIR "/cpuset.cpus", list)) {
+		bad("cpuset.cpus %s refused", list);
+		return;
+	}
+	cpuset_ready = true;
+}
+
+static void *cpuset_flipper(void *arg)
+{
+	bool root = false;
+
+	(void)arg;
+	while (!atomic_load(&stop)) {
+		int err = write_file(CGDIR "/cpuset.cpus.partition",
+				     root ? "member" : "root");
+
+		if (!err)
+			root = !root;
+		if (!err)
+			atomic_fetch_add(&counters[C_CPUSET], 1);
+		else
+			atomic_fetch_add(&counters[C_CPUSET_REFUSED], 1);
+		usleep(200000);
+	}
+	write_file(CGDIR "/cpuset.cpus.partition", "member");
+	return NULL;
+}
+
+/* --- main ------------------------------------------------------------ */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&stop, 1);
+}
+
+static void restore_features(const char *saved)
+{
+	char copy[BUF_SIZE], *tok, *save;
+
+	snprintf(copy, sizeof(copy), "%s", saved);
+	for (tok = strtok_r(copy, "\n ", &save); tok; tok = strtok_r(NULL, "\n ", &save))
+		for (int i = 0; i < NR_SWITCHES; i++)
+			if (!strcmp(tok + (strncmp(tok, "NO_", 3) ? 0 : 3), switches[i]))
+				write_file(FEATURES, tok);
+}
+
+int main(int argc, char **argv)
+{
+	char feat0[BUF_SIZE], feat1[BUF_SIZE], small0[64], small1[64], path[96], buf[16];
+	char verbose0[8] = "";
+	pthread_t th[MAX_WORKERS + 16];
+	int nth = 0, opt, secs = 60, nr_triad;
+	bool do_hotplug = false, do_cpuset = false;
+	double t0;
+
+	while ((opt = getopt(argc, argv, "d:s:Hc")) != -1) {
+		switch (opt) {
+		case 'd': secs = atoi(optarg); break;
+		case 's': seed = strtoul(optarg, NULL, 0) ?: 1; break;
+		case 'H': do_hotplug = true; break;
+		case 'c': do_cpuset = true; break;
+		default:
+			fprintf(stderr, "usage: %s [-d SECONDS] [-s SEED] [-H] [-c]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (secs < 1) {
+		fprintf(stderr, "-d %d: give the load time in seconds, >= 1\n", secs);
+		return 2;
+	}
+	if (access(FEATURES, F_OK))
+		mount("none", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (read_file(FEATURES, feat0, sizeof(feat0)) < 0 ||
+	    read_file(SIS_SMALL, small0, sizeof(small0)) < 0 || access(SIS_SCAN, R_OK)) {
+		fprintf(stderr, "error: %s, %s or %s missing: run as root on the patched kernel with CONFIG_SCHEDSTATS\n",
+			FEATURES, SIS_SMALL, SIS_SCAN);
+		return 1;
+	}
+	for (int i = 0; i < NR_SWITCHES; i++)
+		if (!strstr(feat0, switches[i])) {
+			fprintf(stderr, "error: %s is not in %s: kernel without the series\n",
+				switches[i], FEATURES);
+			return 1;
+		}
+	read_topology();
+	if (nr_cpus < 2) {
+		fprintf(stderr, "error: fewer than 2 CPUs in sysfs\n");
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	write_file("/proc/sys/kernel/sched_schedstats", "1");
+	/*
+	 * sched_verbose prints every CPU's domains to the console at each
+	 * hotplug; under emulation the serial console then paces the run.
+	 */
+	read_file(VERBOSE, verbose0, sizeof(verbose0));
+	write_file(VERBOSE, "N");
+	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s\n", nr_cpus,
+	       nr_nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off");
+	fflush(stdout);
+
+	nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
+	if (nr_triad > MAX_WORKERS - RING)
+		nr_triad = MAX_WORKERS - RING;
+	for (int i = 0; i < nr_triad; i++)
+		pthread_create(&th[nth++], NULL, triad, NULL);
+	for (int i = 0; i < RING; i++)
+		if (pipe(ring_fd[i]))
+			return 1;
+	for (long i = 0; i < RING; i++)
+		pthread_create(&th[nth++], NULL, ring_member, (void *)i);
+	if (write(ring_fd[0][1], "x", 1) != 1)
+		return 1;
+	pthread_create(&th[nth++], NULL, hackbench_loop, NULL);
+	pthread_create(&th[nth++], NULL, toggler, NULL);
+	pthread_create(&th[nth++], NULL, reader, NULL);
+	pthread_create(&th[nth++], NULL, affinity, (void *)1L);
+	pthread_create(&th[nth++], NULL, affinity, (void *)2L);
+	if (do_hotplug)
+		pthread_create(&th[nth++], NULL, hotplug, NULL);
+	if (do_cpuset) {
+		cpuset_setup();
+		if (cpuset_ready)
+			pthread_create(&th[nth++], NULL, cpuset_flipper, NULL);
+	}
+
+	t0 = now();
+	for (double next = t0 + 30; now() - t0 < secs && !atomic_load(&stop);) {
+		sleep(1);
+		if (do_hotplug)
+			atomic_store(&phase, (int)((now() - t0) / SLICE) % 3 ? HOTPLUG : STORM);
+		if (now() >= next) {
+			next += 30;
+			printf("# %.0f s: %ld toggles, %ld hotplug cycles, %ld hackbench runs\n",
+			       now() - t0, atomic_load(&counters[C_TOGGLES]),
+			       atomic_load(&counters[C_HOTPLUG]),
+			       atomic_load(&counters[C_HACKBENCH]));
+			fflush(stdout);
+		}
+	}
+	atomic_store(&stop, 1);
+	while (nth)
+		pthread_join(th[--nth], NULL);
+	if (cpuset_ready)
+		rmdir(CGDIR);
+
+	/* Put back what we changed, then check that it is all back. */
+	for (int cpu = 1; cpu < nr_cpus; cpu++)
+		set_online(cpu, true);
+	restore_features(feat0);
+	write_file(SIS_SMALL, small0);
+	if (verbose0[0])
+		write_file(VERBOSE, verbose0);
+	read_file(FEATURES, feat1, sizeof(feat1));
+	read_file(SIS_SMALL, small1, sizeof(small1));
+	if (strcmp(feat0, feat1))
+		bad("the features file differs from the start:\n# %s\n# %s", feat0, feat1);
+	if (strcmp(small0, small1))
+		bad("sis_small_llc is %s, was %s", small1, small0);
+	for (int cpu = 1; cpu < nr_cpus; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+		if (read_file(path, buf, sizeof(buf)) > 0 && buf[0] != '1')
+			bad("CPU %d is still offline", cpu);
+	}
+
+	printf("# load time %.0f s\n", now() - t0);
+	for (int i = 0; i < NR_COUNTERS; i++)
+		printf("# %s %ld\n", counter_names[i], atomic_load(&counters[i]));
+	printf("# unexpected events %ld\n", atomic_load(&errors));
+	return atomic_load(&errors) ? 1 : 0;
+}
