@@ -66,7 +66,7 @@ run "series: checkpatch.pl --strict clean" "$TOP/scripts/series-check.sh" checkp
 run "series: MAINTAINERS entry covers our files, not fair.c" "$TOP/scripts/series-check.sh" maintainers
 run "series: every commit builds (bisectable)" "$TOP/scripts/series-check.sh" bisect
 run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel.sh"
-run "series: make W=1 kernel/sched/ adds no warnings over the base" "$TOP/scripts/series-check.sh" w1
+run "series: make W=1 kernel/sched/ adds no warnings over the base (VM config, less SCHEDSTATS, less NUMA)" "$TOP/scripts/series-check.sh" w1
 run "series: make series (cover letter, bloat-o-meter), git am reproduces the tree" "$TOP/scripts/mkseries.sh"
 
 # VM tests, two at a time, reported in order.
