@@ -82,3 +82,9 @@ base_kernel() {
 		die "building the base kernel failed"
 	echo "$k"
 }
+
+# The sched_placement KUnit suite's TAP from a guest's dmesg (timestamps cut).
+kunit_suite_tap() {
+	sed -E 's/^\[ *[0-9.]+\] //' "$1" 2>/dev/null |
+		sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p'
+}

@@ -46,9 +46,7 @@ if [ -d "$tree/.git" ] && [ "$(git -C "$tree" config sp.base || true)" = "$base_
 		# A git killed in the middle leaves its lock files, and an
 		# interrupted git am or overlay copy leaves new files behind.
 		find .git -name '*.lock' ! -path '.git/objects/*' -delete
-		git am --abort >/dev/null 2>&1 || true
-		git checkout -q -f -B sched-placement refs/sp/base
-		git clean -fdq
+		restart=1
 	else
 		[ -z "$(git status --porcelain --untracked-files=no)" ] ||
 			die "build/linux has uncommitted changes; commit them and run 'make export', or discard them with 'git -C build/linux reset --hard'"
@@ -61,6 +59,7 @@ if [ -d "$tree/.git" ] && [ "$(git -C "$tree" config sp.base || true)" = "$base_
 	fi
 	git am --abort >/dev/null 2>&1 || true
 	git checkout -q -f -B sched-placement refs/sp/base
+	[ -z "${restart:-}" ] || git clean -fdq
 else
 	[ ! -e "$tree" ] || [ -d "$tree/.git" ] ||
 		die "$tree exists and is not a git tree; move it away"

@@ -68,8 +68,7 @@ if [ "$rc" != 0 ]; then
 	echo "error: the guest run failed (exit $rc; 98 = a splat on the console, 99 = panic or hang)" >&2
 	fail=1
 fi
-tap=$(sed -E 's/^\[ *[0-9.]+\] //' "$keep/dmesg" 2>/dev/null |
-	sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p')
+tap=$(kunit_suite_tap "$keep/dmesg")
 if ! echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || echo "$tap" | grep -q 'not ok'; then
 	echo "error: the sched_placement KUnit suite did not pass at boot:" >&2
 	echo "$tap" | grep -E 'not ok|^ok' >&2 || echo "(no suite in dmesg)" >&2

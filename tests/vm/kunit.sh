@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 VM_KEEP=$t "$TOP/scripts/vm.sh" -- true || fail "boot failed (exit $?)"
-tap=$(sed -E 's/^\[ *[0-9.]+\] //' "$t/dmesg" | sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p')
+tap=$(kunit_suite_tap "$t/dmesg")
 [ -n "$tap" ] || fail "no sched_placement KUnit suite in dmesg (CONFIG_SCHED_PLACEMENT_KUNIT_TEST?)"
 echo "$tap" | grep -q 'not ok' && fail "KUnit failures: $(echo "$tap" | grep -B3 'not ok')"
 echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || fail "suite did not pass: $tap"
