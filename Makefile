@@ -62,10 +62,7 @@ kselftest: kernel
 	@scripts/vm.sh -p $(KSELFTEST_PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 900 -- $$(scripts/build-selftests.sh)
 
 bench: kernel tools
-	@mkdir -p results
-	@out=results/$$(date -u +%Y%m%dT%H%M%SZ)-$(PRESET)-bench.txt; \
-	scripts/vm.sh -p $(PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 3000 -- \
-		bench/series-ab.sh -n $(REPS) $(SETS) | tee $$out; echo ">> $$out"
+	@REPS=$(REPS) SETS='$(SETS)' scripts/bench.sh
 
 base-vs-series: kernel tools
 	@scripts/base-vs-series.sh

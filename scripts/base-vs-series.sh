@@ -10,8 +10,13 @@ PRESET=${PRESET:-2s4llc}
 BOOTS=${BOOTS:-2}
 REPS=${REPS:-5}
 WORKLOAD=${WORKLOAD:-hackbench -g 2 -f 10 -l 200 --threads --pipe}
-out=${1:-$TOP/results/$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-base-vs-series}
-mkdir -p "$out"
+if [ $# -gt 0 ]; then
+	out=$1
+	mkdir -p "$out"
+else
+	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-base-vs-series"
+	out=$RESULTS
+fi
 series=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 [ -f "$series" ] || series=$("$TOP/scripts/build-kernel.sh")
 base=$(base_kernel)
@@ -33,3 +38,7 @@ done
 	echo
 	"$BUILD/bin/stats" -a series -b base -m "$((BOOTS * REPS))" -c "$out/table.csv" <"$out/raw"
 } | tee "$out/report.txt"
+if [ $# -eq 0 ]; then
+	results_commit
+	note "results in ${RESULTS#$TOP/}/"
+fi

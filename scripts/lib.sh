@@ -88,3 +88,19 @@ kunit_suite_tap() {
 	sed -E 's/^\[ *[0-9.]+\] //' "$1" 2>/dev/null |
 		sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p'
 }
+
+# results_begin NAME: start a results directory, results/NAME.partial, and set
+# (SP_RESULTS=DIR replaces results/)
+# RESULTS to it. results_commit renames it to results/NAME once the run is
+# complete. A run that is interrupted or fails leaves only a .partial
+# directory (its raw data kept, never mistaken for a result); nothing reads
+# those, and the next run starts under a new name.
+results_begin() {
+	RESULTS_FINAL=${SP_RESULTS:-$TOP/results}/$1
+	RESULTS=$RESULTS_FINAL.partial
+	mkdir -p "$RESULTS"
+}
+results_commit() {
+	mv "$RESULTS" "$RESULTS_FINAL"
+	RESULTS=$RESULTS_FINAL
+}

@@ -17,8 +17,8 @@ WORKLOAD=${WORKLOAD:-hackbench -g 4 -f 10 -s 100 -l 1000 --threads --pipe}
 kernel=$("$TOP/scripts/build-kernel.sh")
 on=${FEATURE//,/+} off=NO_${FEATURE//,/+NO_}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-out=$TOP/results/$stamp-$PRESET-${FEATURE//,/+}
-mkdir -p "$out"
+results_begin "$stamp-$PRESET-${FEATURE//,/+}"
+out=$RESULTS
 VM_KEEP=$out/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -- \
 	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD >"$out/raw"
 
@@ -35,4 +35,5 @@ VM_KEEP=$out/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -- \
 	echo
 	"$BUILD/bin/stats" -a "$on" -b "$off" -m "$REPS" -c "$out/table.csv" <"$out/raw"
 } | tee "$out/report.txt"
-note "results in ${out#$TOP/}/"
+results_commit
+note "results in ${RESULTS#$TOP/}/"

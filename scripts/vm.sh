@@ -172,6 +172,14 @@ cleanup() {
 	rm -rf "$run"
 }
 trap cleanup EXIT
+# stop_guest STATUS: on a signal, stop the guest and exit with STATUS.
+stop_guest() {
+	trap - INT TERM HUP
+	echo "error: interrupted; stopping the guest" >&2
+	kill -TERM "$guest" 2>/dev/null || true
+	wait "$guest" 2>/dev/null || true
+	exit "$1"
+}
 expected >"$run/expected"
 {
 	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
@@ -186,12 +194,24 @@ expected >"$run/expected"
 # where one such boot died with an Oops in io_apic_modify_irq(). The kernel
 # skips the check itself as a KVM, Hyper-V or VMware guest for this reason;
 # under TCG nothing tells it, so we do.
+#
+# timeout puts vng and QEMU in a process group of their own, which a Ctrl-C
+# at the terminal does not reach, and a shell defers its traps until a
+# foreground child exits. So the guest runs in the background while we wait,
+# and SIGINT, SIGTERM or SIGHUP to us stops it (timeout passes the signal to
+# its whole group) before the EXIT trap removes the run directory.
 boot() {
 	rc=0
 	timeout -k 10 "$timeout" vng --run "$kernel" --qemu "$(command -v "$QEMU_BIN")" "${vng_opts[@]}" \
 		--qemu-opts="${qemu_opts[*]}" --rwdir "$run" "${rw[@]}" --verbose \
 		--append "root=/dev/root sched_verbose tsc=unstable no_timer_check $append" \
-		--exec "bash $TOP/scripts/guest-run.sh $run" </dev/null >"$run/vng.log" 2>&1 || rc=$?
+		--exec "bash $TOP/scripts/guest-run.sh $run" </dev/null >"$run/vng.log" 2>&1 &
+	guest=$!
+	trap 'stop_guest 130' INT
+	trap 'stop_guest 143' TERM
+	trap 'stop_guest 129' HUP
+	wait "$guest" || rc=$?
+	trap - INT TERM HUP
 	# QEMU warns once per CPU feature TCG lacks; drop those so real errors show.
 	grep -v "TCG doesn't support requested feature" "$run/vng.log" >"$run/console.log" || true
 }

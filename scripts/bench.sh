@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make bench`: boot PRESET and run the changelog A/B sets (bench/series-ab.sh).
+# The report goes to the terminal and to results/<time>-<preset>-bench/
+# (report.txt, and vm/ with the guest's console, dmesg and topology), which
+# is results/<...>.partial until the run completes.
+#   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] bench.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+PRESET=${PRESET:-zen3}
+REPS=${REPS:-12}
+read -ra sets <<<"${SETS:-}"
+# The loop counts series-ab.sh takes from its environment, passed to the guest.
+envs=(env)
+for v in HB_LOOPS PIPE_LOOPS; do
+	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
+done
+kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
+results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
+VM_KEEP=$RESULTS/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" -- \
+	"${envs[@]}" "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" | tee "$RESULTS/report.txt"
+results_commit
+note "results in ${RESULTS#$TOP/}/"

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The VM runner and `make bench` interrupted leave nothing behind: no QEMU,
+# no run directory, no results directory under a final name; and the next
+# run works.
+#   - QEMU killed (SIGKILL) under a running guest: vm.sh reports the guest's
+#     death (status 99) and cleans up.
+#   - SIGTERM to vm.sh alone (kill PID): it stops the guest and exits 143
+#     within seconds, not when the guest's command ends.
+#   - SIGINT to the process group (Ctrl-C at the terminal), vm.sh and bench:
+#     the guest stops; bench leaves only results/<...>.partial.
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d)
+cleanup() {
+	pkill -KILL -f "^[^ ]*qemu-system[^ ]* .*$t/" 2>/dev/null || true
+	rm -rf "$t"
+}
+trap cleanup EXIT
+mkdir -p "$t/tmp" "$t/results"
+export TMPDIR=$t/tmp SP_RESULTS=$t/results
+V=$TOP/scripts/vm.sh
+
+qemu_pid() { pgrep -f "^[^ ]*qemu-system[^ ]* .*$t/tmp" | head -n1; }
+wait_qemu() { # seconds: until QEMU runs, then let the guest get going
+	local i
+	for ((i = 0; i < 60; i++)); do
+		[ -n "$(qemu_pid)" ] && { sleep "$1"; return 0; }
+		sleep 1
+	done
+	fail "QEMU never started"
+}
+assert_clean() { # what
+	local i
+	for ((i = 0; i < 20; i++)); do
+		[ -z "$(qemu_pid)" ] && break
+		sleep 1
+	done
+	[ -z "$(qemu_pid)" ] || fail "after $1, QEMU is still running"
+	[ -z "$(ls -A "$t/tmp")" ] || fail "after $1, left in TMPDIR: $(ls -A "$t/tmp")"
+	echo "# $1: no QEMU, no run directory left"
+}
+
+# QEMU killed under the guest.
+"$V" -t 300 -- sleep 600 >"$t/log" 2>&1 &
+pid=$!
+wait_qemu 15
+kill -KILL "$(qemu_pid)"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" = 99 ] || fail "QEMU killed: vm.sh exit $rc, want 99: $(cat "$t/log")"
+grep -q 'guest died before the command finished' "$t/log" || fail "QEMU killed: no diagnosis: $(cat "$t/log")"
+assert_clean "QEMU killed (vm.sh exit 99)"
+
+# SIGTERM to vm.sh alone.
+"$V" -t 300 -- sleep 600 >"$t/log" 2>&1 &
+pid=$!
+wait_qemu 10
+s=$SECONDS
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" = 143 ] || fail "SIGTERM: vm.sh exit $rc, want 143: $(cat "$t/log")"
+[ $((SECONDS - s)) -le 20 ] || fail "SIGTERM: vm.sh took $((SECONDS - s)) s to stop"
+assert_clean "SIGTERM to vm.sh (exit 143 after $((SECONDS - s)) s)"
+
+# SIGINT to the process group, as Ctrl-C sends it: timeout(1) signals its
+# whole group, and runs the command in the foreground (SIGINT not ignored).
+rc=0
+timeout -s INT 20 "$V" -t 300 -- sleep 600 >"$t/log" 2>&1 || rc=$?
+[ "$rc" = 124 ] || fail "SIGINT: timeout exit $rc, want 124 (vm.sh stopped by the signal): $(cat "$t/log")"
+assert_clean "SIGINT to the group of vm.sh"
+
+# make bench, interrupted while the guest runs.
+bench=(env PRESET=2s4llc REPS=2 SETS=pipe PIPE_LOOPS=2000 "$TOP/scripts/bench.sh")
+rc=0
+timeout -s INT 25 "${bench[@]}" >"$t/log" 2>&1 || rc=$?
+[ "$rc" = 124 ] || fail "bench with SIGINT: exit $rc, want 124: $(cat "$t/log")"
+assert_clean "SIGINT to the group of make bench"
+done=$(find "$t/results" -mindepth 1 -maxdepth 1 ! -name '*.partial')
+[ -z "$done" ] || fail "an interrupted bench left a results directory under a final name: $done"
+[ -n "$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-bench.partial')" ] ||
+	fail "an interrupted bench left no .partial directory: $(ls "$t/results")"
+# The next run works and completes its directory.
+"${bench[@]}" >"$t/log" 2>&1 || fail "bench after the interrupted one failed: $(tail -n 20 "$t/log")"
+d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-bench' ! -name '*.partial')
+[ -n "$d" ] && grep -q '^== ' "$d/report.txt" && [ -s "$d/vm/console.log" ] ||
+	fail "bench after the interrupted one: no complete results directory: $(ls -R "$t/results")"
+assert_clean "bench rerun"
+echo "# bench: interrupted run left $(basename "$(ls -d "$t"/results/*.partial)"), the rerun $(basename "$d")"
