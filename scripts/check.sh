@@ -10,6 +10,8 @@
 #            two at a time, since TCG runs each guest on one host thread
 #   vm-alone tests whose guest timing must not compete with another guest
 #            (the kselftest migration counts), one at a time, after the rest
+# CHECK_ONLY=REGEX runs only the tests whose name (as printed) matches, e.g.
+# CHECK_ONLY='^vm: ' or CHECK_ONLY=kselftest.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,10 +32,12 @@ report() {
 	[ "$2" = 0 ] && grep '^#' "$3" | head -n 12
 	[ "$2" = 0 ] || sed 's/^/# /' "$3" | tail -n 25
 }
+selected() { [[ $1 =~ ${CHECK_ONLY:-.} ]]; }
 # run NAME CMD...: run now, report
 run() {
 	local name=$1 rc=0 t0=$SECONDS
 	shift
+	selected "$name" || return 0
 	"$@" >"$res/log" 2>&1 || rc=$?
 	echo $((SECONDS - t0)) >"$res/log.secs"
 	report "$name" "$rc" "$res/log"
@@ -70,10 +74,13 @@ run "series: make W=1 kernel/sched/ adds no warnings over the base (VM config, l
 run "series: make series (cover letter, bloat-o-meter), git am reproduces the tree" "$TOP/scripts/mkseries.sh"
 
 # VM tests, two at a time, reported in order.
-vmtests=("$TOP"/tests/vm/*.sh)
-printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
+vmtests=()
+for t in "$TOP"/tests/vm/*.sh; do
+	selected "vm: $(basename "$t" .sh)" && vmtests+=("$t")
+done
+[ ${#vmtests[@]} = 0 ] || printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
 	'b=$(basename {} .sh); t0=$(date +%s); bash {} >'"$res"'/$b.log 2>&1; echo $? >'"$res"'/$b.rc; echo $(($(date +%s) - t0)) >'"$res"'/$b.log.secs'
-for t in "${vmtests[@]}"; do
+for t in "${vmtests[@]+"${vmtests[@]}"}"; do
 	b=$(basename "$t" .sh)
 	report "vm: $b" "$(cat "$res/$b.rc" 2>/dev/null || echo 1)" "$res/$b.log"
 done
@@ -83,6 +90,10 @@ for t in "$TOP"/tests/vm-alone/*.sh; do
 	run "vm: $(basename "$t" .sh) (alone)" bash "$t"
 done
 
+if [ "$n" = 0 ]; then
+	echo "error: CHECK_ONLY='${CHECK_ONLY:-}' matches no test; the names are those make check prints after 'ok N - '" >&2
+	exit 2
+fi
 echo "1..$n"
 echo "# $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed, $skipped skipped"
