@@ -71,7 +71,7 @@ run "series: MAINTAINERS entry covers our files, not fair.c" "$TOP/scripts/serie
 run "series: every commit builds (bisectable)" "$TOP/scripts/series-check.sh" bisect
 run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel.sh"
 run "series: make W=1 kernel/sched/ adds no warnings over the base (VM config, less SCHEDSTATS, less NUMA)" "$TOP/scripts/series-check.sh" w1
-run "series: make series (cover letter, bloat-o-meter), git am reproduces the tree" "$TOP/scripts/mkseries.sh"
+run "series: make series (cover letter, bloat-o-meter, signed off by the sender, no placeholder identity), git am reproduces the tree" "$TOP/scripts/series-check.sh" mail
 
 # VM tests, two at a time, reported in order.
 vmtests=()

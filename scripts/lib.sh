@@ -28,6 +28,13 @@ base_get() {
 	printf '%s\n' "$v"
 }
 
+# undeliverable EMAIL: true if EMAIL cannot receive mail: a reserved domain
+# (RFC 2606 and RFC 6761: .example, .invalid, .test, .localhost), localhost,
+# or git's "(none)" guess. Such an identity cannot sign off a patch.
+undeliverable() {
+	[[ ${1,,} =~ @(.*\.)?(example|invalid|test|localhost)$|@localhost$|\(none\)|^[^@]*$ ]]
+}
+
 sha256_of() {
 	sha256sum "$1" | cut -d' ' -f1
 }

@@ -4,11 +4,31 @@
 # series in vmlinux by bloat-o-meter, base-commit:) and one patch per commit,
 # new files included. Then checks that `git am` of it onto a clean base gives
 # exactly the tree of build/linux.
+#
+# The patches are signed off by whoever mails them: the git identity
+# (user.name, user.email; GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL override it).
+# A commit whose author has no deliverable address (a placeholder under a
+# reserved domain such as .example, as series/ carries) is authored by the
+# sender instead, and its placeholder Signed-off-by dropped; a real author
+# keeps authorship and Signed-off-by, and the sender's follows. A placeholder
+# named in MAINTAINERS (M:) is replaced by the sender, who proposes the entry;
+# nothing else of the tree changes. Without an identity, or with a
+# placeholder one, nothing is written.
+#   SERIES_OUT=DIR writes there instead of out/series.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree=$BUILD/linux
-out=$TOP/out/series
+out=${SERIES_OUT:-$TOP/out/series}
+sender_name=${GIT_AUTHOR_NAME:-$(git -C "$TOP" config user.name || true)}
+sender_email=${GIT_AUTHOR_EMAIL:-$(git -C "$TOP" config user.email || true)}
+[ -n "$sender_name" ] && [ -n "$sender_email" ] ||
+	die "make series signs the patches off as you, and git has no identity here; run
+  git config --global user.name 'Your Name'; git config --global user.email you@your.domain
+(or set GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)"
+! undeliverable "$sender_email" ||
+	die "git identity '$sender_name <$sender_email>' is a placeholder ($sender_email cannot receive mail), not someone who can sign off the patches; set git config user.name and user.email to your own (or GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL)"
+sender="$sender_name <$sender_email>"
 [ -d "$tree/.git" ] || die "no build/linux; run 'make tree' first"
 base=$(git -C "$tree" rev-parse refs/sp/base)
 head=$(git -C "$tree" rev-parse HEAD)
@@ -20,8 +40,54 @@ bloat=$("$tree/scripts/bloat-o-meter" "$BUILD/kbuild-base/vmlinux" "$BUILD/kbuil
 
 tmp=$(mktemp -d "$BUILD/series.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-git -C "$tree" format-patch -q --cover-letter --base="$base" --no-signature \
-	-o "$tmp/out" "$base..$head"
+# The commits again, signed off by the sender, in a scratch clone.
+git clone -q --shared --bare "$tree" "$tmp/sign.git"
+export GIT_COMMITTER_NAME=$sender_name GIT_COMMITTER_EMAIL=$sender_email
+# The MAINTAINERS entry names the placeholder as M: too: the sender, who
+# proposes the entry, takes its place there.
+sender_sed=$(printf '%s' "$sender" | sed 's/[&|\\]/\\&/g')
+placeholders=$(git -C "$tree" log --format='%an <%ae>' "$base..$head" | sort -u |
+	while read -r id; do e=${id##*<}; undeliverable "${e%>}" && echo "$id"; done || true)
+sign_tree() { # COMMIT: its tree, with the placeholders in MAINTAINERS replaced
+	local c=$1 blob new id
+	blob=$(git -C "$tmp/sign.git" rev-parse -q --verify "$c:MAINTAINERS" 2>/dev/null) || { git -C "$tmp/sign.git" rev-parse "$c^{tree}"; return; }
+	new=$(git -C "$tmp/sign.git" cat-file blob "$blob" | {
+		local args=()
+		while read -r id; do
+			[ -n "$id" ] && args+=(-e "s|$(printf '%s' "$id" | sed 's/[][\\.*^$|]/\\&/g')|$sender_sed|g")
+		done <<<"$placeholders"
+		if [ ${#args[@]} -gt 0 ]; then sed "${args[@]}"; else cat; fi
+	} | git -C "$tmp/sign.git" hash-object -w --stdin)
+	[ "$new" = "$blob" ] && { git -C "$tmp/sign.git" rev-parse "$c^{tree}"; return; }
+	GIT_INDEX_FILE=$tmp/index git -C "$tmp/sign.git" read-tree "$c"
+	GIT_INDEX_FILE=$tmp/index git -C "$tmp/sign.git" update-index --cacheinfo "100644,$new,MAINTAINERS"
+	GIT_INDEX_FILE=$tmp/index git -C "$tmp/sign.git" write-tree
+}
+parent=$base
+for c in $(git -C "$tree" rev-list --reverse "$base..$head"); do
+	author_name=$(git -C "$tree" log -1 --format=%an "$c")
+	author_email=$(git -C "$tree" log -1 --format=%ae "$c")
+	msg=$(git -C "$tree" log -1 --format=%B "$c")
+	if undeliverable "$author_email"; then
+		msg=$(printf '%s\n' "$msg" | grep -vxF "Signed-off-by: $author_name <$author_email>")
+		author_name=$sender_name author_email=$sender_email
+	fi
+	msg=$(printf '%s\n' "$msg" | git interpret-trailers --if-exists addIfDifferent \
+		--trailer "Signed-off-by: $sender")
+	parent=$(GIT_AUTHOR_NAME=$author_name GIT_AUTHOR_EMAIL=$author_email \
+		GIT_AUTHOR_DATE=$(git -C "$tree" log -1 --format=%aD "$c") \
+		git -C "$tmp/sign.git" commit-tree "$(sign_tree "$c")" -p "$parent" -m "$msg")
+done
+# Signing may change nothing but the MAINTAINERS lines of placeholders.
+changed=$(git -C "$tmp/sign.git" diff --name-only "$head" "$parent")
+[ -z "$changed" ] || [ "$changed" = MAINTAINERS ] ||
+	die "signing the series changed more than MAINTAINERS: $changed"
+git -C "$tmp/sign.git" format-patch -q --cover-letter --base="$base" --no-signature \
+	-o "$tmp/out" "$base..$parent"
+# Nothing of a placeholder identity may reach the mail.
+if grep -nE '^(From|Signed-off-by|Co-developed-by):.*@' "$tmp"/out/*.patch | grep -E '@[^>]*\.(example|invalid|test|localhost)>|@localhost>'; then
+	die "a placeholder identity is still in the series (above)"
+fi
 subject=$(head -n1 "$TOP/series/cover-letter")
 cover=$(ls "$tmp"/out/0000-*.patch)
 python3 - "$cover" "$TOP/series/cover-letter" "$subject" "$bloat" <<'PY'
@@ -55,10 +121,10 @@ git clone -q --shared --no-checkout "$tree" "$tmp/am"
 git -C "$tmp/am" checkout -q --detach "$base"
 git -C "$tmp/am" -c user.name=check -c user.email=check@localhost am -q $(ls "$tmp"/out/*.patch | grep -v /0000-cover-letter) ||
 	die "git am of out/series onto the base failed"
-[ "$(git -C "$tmp/am" rev-parse 'HEAD^{tree}')" = "$(git -C "$tree" rev-parse 'HEAD^{tree}')" ] ||
-	die "git am of out/series gives a different tree than build/linux"
+[ "$(git -C "$tmp/am" rev-parse 'HEAD^{tree}')" = "$(git -C "$tmp/sign.git" rev-parse "$parent^{tree}")" ] ||
+	die "git am of out/series gives a different tree than build/linux (signed)"
 
 rm -rf "$out"
 mkdir -p "$(dirname "$out")"
 mv "$tmp/out" "$out"
-note "out/series: $(ls "$out" | wc -l) files; git am onto $(git -C "$tree" log -1 --format=%s "$base") gives build/linux"
+note "${out#$TOP/}: $(ls "$out" | wc -l) files, signed off by $sender; git am onto $(git -C "$tree" log -1 --format=%s "$base") gives build/linux"

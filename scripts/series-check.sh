@@ -7,6 +7,8 @@
 #   series-check.sh w1           `make W=1 kernel/sched/` warns no more than on the base, with
 #                                the VM config and with it less SCHEDSTATS, less NUMA
 #   series-check.sh maintainers  get_maintainer.pl names our entry for our files, not for fair.c
+#   series-check.sh mail         make series for a sender: From: and Signed-off-by: the
+#                                sender, no placeholder identity left (scratch output)
 #
 # bisect and w1 remember the commits they passed (by tree hash, in build/), so
 # a re-run with nothing changed costs nothing.
@@ -159,7 +161,38 @@ w1() {
 	echo "$t" >>"$ok"
 }
 
+# make series as a sender runs it, into a scratch directory: every patch and
+# the cover letter are From: the sender, every patch ends with the sender's
+# Signed-off-by, and no identity of the tree's commits that cannot receive
+# mail (the placeholder series/ carries) is left anywhere in the mail. The
+# sender is git's own test identity; the output is thrown away, so out/series
+# only ever holds what `make series` wrote for a real sender.
+mail() {
+	local d name="A U Thor" email="author@example.com" p bad=0 id
+	d=$(mktemp -d "${TMPDIR:-/tmp}/sp-series.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$d'" EXIT
+	SERIES_OUT=$d/series GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email "$TOP/scripts/mkseries.sh" || return 1
+	for p in "$d"/series/*.patch; do
+		grep -qxF "From: $name <$email>" "$p" || { echo "# $(basename "$p"): not From: the sender"; bad=1; }
+		case $p in */0000-cover-letter.patch) continue ;; esac
+		[ "$(grep '^Signed-off-by:' "$p" | tail -n1)" = "Signed-off-by: $name <$email>" ] ||
+			{ echo "# $(basename "$p"): the last Signed-off-by is not the sender's"; bad=1; }
+	done
+	for id in $(git -C "$tree" log --format=%ae "$base..$head" | sort -u); do
+		undeliverable "$id" || continue
+		if grep -lF "$id" "$d"/series/*.patch; then
+			echo "# the placeholder $id reached the mail (files above)"
+			bad=1
+		else
+			echo "# placeholder $id: in no patch"
+		fi
+	done
+	[ "$bad" = 0 ] && echo "# $(ls "$d"/series | wc -l) files From: and signed off by $name <$email>"
+	return "$bad"
+}
+
 case ${1:-} in
-checkpatch | bisect | w1 | maintainers) "$1" ;;
-*) die "usage: series-check.sh checkpatch|bisect|w1|maintainers" ;;
+checkpatch | bisect | w1 | maintainers | mail) "$1" ;;
+*) die "usage: series-check.sh checkpatch|bisect|w1|maintainers|mail" ;;
 esac

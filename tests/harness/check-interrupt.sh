@@ -5,7 +5,7 @@
 #     and assembles a scratch tree in its temporary directory, then
 #     reassembles build/linux;
 #   - SIGTERM to the group (as a CI time limit sends it) 20 s into the make
-#     series stage, which writes build/series.* and replaces out/series.
+#     series stage, which writes build/series.* and a scratch series.
 # After each: no temporary directory of make check, no build/series.*, and
 # build/linux clean with no assembly marker; then the stage runs again and
 # passes. The VM stages are covered by tests/vm/interrupt.sh.
@@ -16,8 +16,8 @@ C=$TOP/scripts/check.sh
 check() { TMPDIR=$t CHECK_ONLY=$1 "$C" >"$t/log" 2>&1; }
 leftovers() { # after
 	local left
-	left=$(find "$t" -mindepth 1 -maxdepth 1 -name 'sp-check.*')
-	[ -z "$left" ] || fail "$1 left make check's temporary directory: $(du -sh "$left")"
+	left=$(find "$t" -mindepth 1 -maxdepth 1 -name 'sp-*')
+	[ -z "$left" ] || fail "$1 left make check's temporary directories: $(du -sh $left)"
 	left=$(find "$BUILD" -mindepth 1 -maxdepth 1 -name 'series.*' 2>/dev/null)
 	[ -z "$left" ] || fail "$1 left $left"
 	if [ -d "$BUILD/linux/.git" ]; then
@@ -43,4 +43,3 @@ timeout -s TERM 20 env TMPDIR="$t" CHECK_ONLY='^series: make series' "$C" >"$t/l
 [ "$rc" = 124 ] || fail "make series finished within 20 s (exit $rc), nothing was interrupted: $(tail -n 5 "$t/log")"
 leftovers "SIGTERM 20 s into make series"
 rerun '^series: make series' "SIGTERM in make series"
-[ -f "$TOP/out/series/0000-cover-letter.patch" ] || fail "no out/series after the rerun"
