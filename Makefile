@@ -78,7 +78,9 @@ build/bin/sp-stress: stress/sp-stress.c
 
 build/bin/stats: bench/stats.c
 	@mkdir -p $(@D)
-	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lm
+	@echo '#include <gsl/gsl_cdf.h>' | gcc -E - >/dev/null 2>&1 || \
+		{ echo "error: GSL headers not found; run 'make deps' (installs libgsl-dev)" >&2; exit 1; }
+	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lgsl -lgslcblas -lm
 
 check:
 	@scripts/check.sh

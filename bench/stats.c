@@ -6,10 +6,16 @@
  * prints them, and writes one row per metric: the arithmetic mean and the
  * coefficient of variation of each side, the change of A against B in percent
  * (positive = A is better; every metric we collect is lower-is-better except
- * cpus_utilised, which is shown as a plain difference), and a '*' where Welch's
- * t-test finds the difference significant at the 5% level (two-sided).
+ * cpus_utilised, which is shown as a plain difference), the two-sided p-value
+ * of Welch's t-test (Student's t distribution from GSL) and a '*' where
+ * p < 0.05. Then the same rows normalized to B, in the form the scheduler
+ * reports on LKML use: "1.00 [ -0.00]( CV)  0.95 [  5.00]( CV)", the mean
+ * as a ratio to B's, [the change in percent, positive = better] and (CV).
  *
- *   stats [-a LABEL_A] [-b LABEL_B] [-c CSV_FILE] [-m MIN_RUNS]
+ *   stats [-a LABEL_A] [-b LABEL_B] [-c CSV_FILE] [-m MIN_RUNS] [-r CASE]
+ *
+ * -r CASE labels the normalized rows "CASE METRIC" (e.g. "4-groups time_s"),
+ * so that the rows of a sweep can be collected into one table.
  *
  * Exits 1 when the input is malformed or a side has fewer than MIN_RUNS
  * (default 2) values of a metric: a table without spread is no result.
@@ -19,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <gsl/gsl_cdf.h>
 
 #define MAX_METRICS 32
 #define MAX_RUNS 1024
@@ -31,6 +38,7 @@ struct side {
 struct metric {
 	char name[64];
 	struct side s[2];	/* 0 = A, 1 = B */
+	double chg, cva, cvb, ratio;	/* as printed in the Amean row */
 };
 
 static struct metric metrics[MAX_METRICS];
@@ -69,33 +77,17 @@ static double var(const struct side *s)
 	return s->n > 1 ? sum / (s->n - 1) : 0;
 }
 
-/* Two-sided 5% critical value of Student's t for df degrees of freedom. */
-static double t_crit(double df)
-{
-	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
-		2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-		2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-		2.052, 2.048, 2.045, 2.042 };
-	int d = (int)floor(df);
-
-	if (d < 1)
-		return INFINITY;
-	if (d <= 30)
-		return t[d];
-	return d <= 60 ? 2.000 : 1.960;
-}
-
-/* Welch's t-test: is the difference of the means significant at 5%? */
-static int significant(const struct side *a, const struct side *b)
+/* Welch's t-test: the two-sided p-value of the difference of the means. */
+static double p_value(const struct side *a, const struct side *b)
 {
 	double va = var(a) / a->n, vb = var(b) / b->n;
 	double se = sqrt(va + vb), df;
 
 	if (se == 0)
-		return mean(a) != mean(b);
+		return mean(a) == mean(b) ? 1 : 0;
 	df = (va + vb) * (va + vb) /
 	     (va * va / (a->n - 1) + vb * vb / (b->n - 1));
-	return fabs(mean(a) - mean(b)) / se > t_crit(df);
+	return 2 * gsl_cdf_tdist_Q(fabs(mean(a) - mean(b)) / se, df);
 }
 
 static int higher_is_better(const char *name)
@@ -105,20 +97,21 @@ static int higher_is_better(const char *name)
 
 int main(int argc, char **argv)
 {
-	const char *la = "A", *lb = "B", *csv = NULL;
+	const char *la = "A", *lb = "B", *csv = NULL, *rcase = NULL;
 	int min_runs = 2, line = 0, opt, i, bad = 0;
 	char side[16], name[64];
 	double val;
 	FILE *c = NULL;
 
-	while ((opt = getopt(argc, argv, "a:b:c:m:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:c:m:r:")) != -1) {
 		switch (opt) {
 		case 'a': la = optarg; break;
 		case 'b': lb = optarg; break;
 		case 'c': csv = optarg; break;
 		case 'm': min_runs = atoi(optarg); break;
+		case 'r': rcase = optarg; break;
 		default:
-			fprintf(stderr, "usage: stats [-a LABEL_A] [-b LABEL_B] [-c CSV] [-m MIN_RUNS]\n");
+			fprintf(stderr, "usage: stats [-a LABEL_A] [-b LABEL_B] [-c CSV] [-m MIN_RUNS] [-r CASE]\n");
 			return 2;
 		}
 	}
@@ -155,19 +148,19 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (c)
-		fprintf(c, "metric,side,n,amean,cv_pct,change_pct,significant\n");
+		fprintf(c, "metric,side,n,amean,cv_pct,change_pct,p,significant\n");
 
-	printf("%-16s %22s %22s %10s\n", "", lb, la, "change");
+	printf("%-16s %22s %22s %10s %7s\n", "", lb, la, "change", "p");
 	for (i = 0; i < nr_metrics; i++) {
 		struct metric *m = &metrics[i];
 		struct side *a = &m->s[0], *b = &m->s[1];
-		double ma, mb, cva, cvb, chg;
-		int sig;
+		double ma, mb, cva, cvb, chg, p;
 
 		if (a->n < min_runs || b->n < min_runs) {
 			fprintf(stderr, "stats: %s has %d/%d runs, need %d per side\n",
 				m->name, a->n, b->n, min_runs);
 			bad = 1;
+			m->name[0] = 0;	/* left out of the normalized rows too */
 			continue;
 		}
 		ma = mean(a);
@@ -179,16 +172,32 @@ int main(int argc, char **argv)
 			chg = -chg;
 		if (fabs(chg) < 0.005)
 			chg = 0;	/* no "-0.00%" */
-		sig = significant(a, b);
-		printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% %s\n",
-		       m->name, mb, cvb, ma, cva, chg, sig ? "*" : "");
+		p = p_value(a, b);
+		m->chg = chg;
+		m->cva = cva;
+		m->cvb = cvb;
+		m->ratio = mb ? ma / mb : 0;
+		printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% %7.4f %s\n",
+		       m->name, mb, cvb, ma, cva, chg, p, p < 0.05 ? "*" : "");
 		if (c) {
-			fprintf(c, "%s,B,%d,%g,%.2f,,\n", m->name, b->n, mb, cvb);
-			fprintf(c, "%s,A,%d,%g,%.2f,%.2f,%d\n", m->name, a->n, ma, cva, chg, sig);
+			fprintf(c, "%s,B,%d,%g,%.2f,,,\n", m->name, b->n, mb, cvb);
+			fprintf(c, "%s,A,%d,%g,%.2f,%.2f,%.6f,%d\n", m->name, a->n, ma, cva,
+				chg, p, p < 0.05);
 		}
 	}
-	printf("(n=%d per side; change: positive = %s better; * = Welch t-test p<0.05)\n",
+	printf("(n=%d per side; change: positive = %s better; p: Welch's t-test, two-sided; * = p<0.05)\n",
 	       metrics[0].s[0].n, la);
+	printf("Normalized to %s: mean ratio [%% improvement](CV)\n", lb);
+	for (i = 0; i < nr_metrics; i++) {
+		struct metric *m = &metrics[i];
+		int w;
+
+		if (!m->name[0])
+			continue;
+		w = printf("  %s%s%s", rcase ? rcase : "", rcase ? " " : "", m->name);
+		printf("%*s 1.00 [%6.2f](%6.2f)   %5.2f [%6.2f](%6.2f)\n", w < 26 ? 26 - w : 0, "",
+		       0.0, m->cvb, m->ratio, m->chg, m->cva);
+	}
 	if (c)
 		fclose(c);
 	return bad;

@@ -8,7 +8,7 @@ set -euo pipefail
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils ccache git
 	qemu-system-x86 rt-tests linux-perf numactl udev gnuplot-nox busybox-static
-	python3-ply python3-git)
+	python3-ply python3-git libgsl-dev)
 VNG_VERSION=1.41-1
 
 SUDO=

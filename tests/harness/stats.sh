@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# bench/stats: means, CV, change sign, significance, and rejection of bad input.
+# bench/stats: means, CV, change sign, Welch p-values (checked against an
+# independent numerical integration of Student's t density: 0.000255 for
+# t = 12.25, df = 4; 0.0691 for t = 2.251, df = 5.52), the normalized rows,
+# the CSV, and rejection of bad input.
 . "$(dirname "$0")/../lib.sh"
 S=$BUILD/bin/stats
 [ -x "$S" ] || fail "no $S; run 'make tools'"
-out=$(printf 'A time_s 1.0\nB time_s 2.0\nA time_s 1.1\nB time_s 2.1\nA time_s 0.9\nB time_s 1.9\nA m 10\nB m 11\nA m 12\nB m 10\nA m 11\nB m 12\n' | "$S")
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+out=$(printf 'A time_s 1.0\nB time_s 2.0\nA time_s 1.1\nB time_s 2.1\nA time_s 0.9\nB time_s 1.9\nA m 10\nB m 11\nA m 12\nB m 10\nA m 11\nB m 12\n' |
+	"$S" -r 4-groups -c "$t/csv")
 echo "$out" | sed 's/^/# /'
-echo "$out" | grep -qE '^Amean time_s +2\.0000 \(  5\.00%\) +1\.0000 \( 10\.00%\) +50\.00% \*$' || fail "time_s row wrong"
-echo "$out" | grep -qE '^Amean m +11\.0000 .* +11\.0000 .* +0\.00% $' || fail "m row wrong (no change, not significant)"
+echo "$out" | grep -qE '^Amean time_s +2\.0000 \(  5\.00%\) +1\.0000 \( 10\.00%\) +50\.00% +0\.0003 \*$' || fail "time_s row wrong"
+echo "$out" | grep -qE '^Amean m +11\.0000 .* +11\.0000 .* +0\.00% +1\.0000 $' || fail "m row wrong (no change, p 1, not significant)"
+echo "$out" | grep -qE '^  4-groups time_s +1\.00 \[  0\.00\]\(  5\.00\)   +0\.50 \[ 50\.00\]\( 10\.00\)$' || fail "normalized time_s row wrong"
+grep -qx 'time_s,A,3,1,10.00,50.00,0.000255,1' "$t/csv" || fail "CSV row wrong: $(cat "$t/csv")"
+# Unequal sizes and variances: Welch's df is 5.52, p 0.0691: not significant.
+out=$(printf 'A x 1\nA x 2\nA x 3\nA x 4\nB x 2\nB x 4\nB x 6\nB x 8\nB x 10\n' | "$S")
+echo "$out" | grep -qE '^Amean x .* 58\.33% +0\.0691 $' || fail "Welch row wrong: $out"
 expect_error 1 "not 'A\|B METRIC VALUE'" -- sh -c "echo garbage | $S"
 expect_error 1 "need 2 per side" -- sh -c "echo 'A x 1' | $S"
