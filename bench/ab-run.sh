@@ -61,11 +61,16 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 		/Total time:/{print s, "time_s", $3}'
 }
 cmd=("$@")
-for ((i = 0; i < warm + reps; i++)); do
+# Progress on stderr: a long sweep says where it is and how long it has left.
+total=$((warm + reps)) start=$SECONDS unit=pairs
+[ -z "$side" ] || unit=runs
+for ((i = 0; i < total; i++)); do
 	if [ -n "$side" ]; then
 		one "$side"
 	else
 		one A ""
 		one B NO_
 	fi
+	el=$((SECONDS - start))
+	echo "ab-run: $((i + 1))/$total $unit ($warm warm-up), ${el} s, about $((el * (total - i - 1) / (i + 1))) s left" >&2
 done

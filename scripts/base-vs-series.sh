@@ -38,6 +38,7 @@ done
 	echo
 	"$BUILD/bin/stats" -a series -b base -m "$((BOOTS * REPS))" -c "$out/table.csv" <"$out/raw"
 } | tee "$out/report.txt"
+"$TOP/bench/plot.sh" "$out/raw" "$out/plot.png" "$PRESET: $WORKLOAD" series base
 if [ $# -eq 0 ]; then
 	results_commit
 	note "results in ${RESULTS#$TOP/}/"

@@ -35,5 +35,6 @@ VM_KEEP=$out/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -- \
 	echo
 	"$BUILD/bin/stats" -a "$on" -b "$off" -m "$REPS" -c "$out/table.csv" <"$out/raw"
 } | tee "$out/report.txt"
+"$TOP/bench/plot.sh" "$out/raw" "$out/plot.png" "$PRESET: $WORKLOAD" "$on" "$off"
 results_commit
 note "results in ${RESULTS#$TOP/}/"

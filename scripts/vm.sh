@@ -178,9 +178,11 @@ stop_guest() {
 	echo "error: interrupted; stopping the guest" >&2
 	kill -TERM "$guest" 2>/dev/null || true
 	wait "$guest" 2>/dev/null || true
+	kill "$tailer" 2>/dev/null || true
 	exit "$1"
 }
 expected >"$run/expected"
+: >"$run/stderr"
 {
 	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
 	printf '%q ' "$@"
@@ -207,10 +209,15 @@ boot() {
 		--append "root=/dev/root sched_verbose tsc=unstable no_timer_check $append" \
 		--exec "bash $TOP/scripts/guest-run.sh $run" </dev/null >"$run/vng.log" 2>&1 &
 	guest=$!
+	# The command's stderr (its errors, the progress of long runs) shows
+	# while it runs; tail reads the file once more after the guest exits.
+	tail -n +1 -F -s 0.5 --pid="$guest" "$run/stderr" >&2 2>/dev/null &
+	tailer=$!
 	trap 'stop_guest 130' INT
 	trap 'stop_guest 143' TERM
 	trap 'stop_guest 129' HUP
 	wait "$guest" || rc=$?
+	wait "$tailer" || true
 	trap - INT TERM HUP
 	# QEMU warns once per CPU feature TCG lacks; drop those so real errors show.
 	grep -v "TCG doesn't support requested feature" "$run/vng.log" >"$run/console.log" || true
@@ -228,7 +235,6 @@ if [ ! -f "$run/rc" ]; then
 	exit 99
 fi
 cat "$run/stdout"
-cat "$run/stderr" >&2
 cmd_rc=$(cat "$run/rc")
 if [ -n "$splats" ]; then
 	echo "error: the guest console shows a splat; failing the run:" >&2

@@ -12,4 +12,6 @@ for side in A B; do
 	[ "$n" = 3 ] || fail "$n timed runs for side $side, want 3: $(cat "$t/raw")"
 done
 grep -qE '^Amean migrations' "$t/report.txt" || fail "no table: $(cat "$t/report.txt")"
+file "$t/plot.png" | grep -q 'PNG image data' || fail "no plot.png"
+grep -q '^ab-run: 4/4 runs (1 warm-up)' "$t/log" || fail "no progress lines from the guest: $(cat "$t/log")"
 grep -E '^(Kernels|Amean)' "$t/report.txt" | sed 's/^/# /'

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One PNG of an A/B run: a panel per metric, every run's value for side A and
+# side B in run order (interleaved runs, so drift shows as a trend in both),
+# with each side's mean as a line.
+#
+#   plot.sh RAW OUT.png [TITLE] [LABEL_A] [LABEL_B]
+#
+# RAW holds "SIDE METRIC VALUE" lines as bench/ab-run.sh prints them.
+# GNUPLOT=PATH names the gnuplot binary.
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: plot.sh RAW OUT.png [TITLE] [LABEL_A] [LABEL_B]" >&2; exit 2; }
+raw=$1 png=$2 title=${3:-A/B} la=${4:-A} lb=${5:-B}
+GNUPLOT=${GNUPLOT:-gnuplot}
+command -v "$GNUPLOT" >/dev/null || { echo "error: gnuplot ($GNUPLOT) not found; run 'make deps' (installs gnuplot-nox)" >&2; exit 1; }
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+# One data file per metric and side: "run-number value".
+awk -v d="$d" '$1 ~ /^[AB]$/ && NF == 3 {
+		k = $2 "." $1; n[k]++
+		print n[k], $3 > (d "/" k)
+		if (!($2 in seen)) { seen[$2] = 1; order[++m] = $2 }
+	}
+	END { for (i = 1; i <= m; i++) print order[i] > (d "/metrics") }' "$raw"
+[ -s "$d/metrics" ] || { echo "error: $raw has no 'A|B METRIC VALUE' lines to plot" >&2; exit 1; }
+n=$(wc -l <"$d/metrics")
+# gnuplot strings are in single quotes: double any quote in the labels.
+q() { printf "'%s'" "${1//\'/\'\'}"; }
+{
+	echo "set terminal pngcairo noenhanced size 900,$((220 * n + 60)) font ',9'"
+	echo "set output $(q "$png")"
+	echo "set multiplot layout $n,1 title $(q "$title")"
+	echo "set key outside right"
+	echo "set xlabel 'run'"
+	echo "set xtics 1"
+	while read -r m; do
+		echo "set ylabel $(q "$m")"
+		echo "stats '$d/$m.A' using 2 name 'SA' nooutput"
+		echo "stats '$d/$m.B' using 2 name 'SB' nooutput"
+		echo "plot '$d/$m.A' using 1:2 with linespoints pt 7 lc rgb '#1f77b4' title $(q "$la"), \\"
+		echo "     SA_mean with lines dt 2 lc rgb '#1f77b4' notitle, \\"
+		echo "     '$d/$m.B' using 1:2 with linespoints pt 5 lc rgb '#d62728' title $(q "$lb"), \\"
+		echo "     SB_mean with lines dt 2 lc rgb '#d62728' notitle"
+	done <"$d/metrics"
+	echo "unset multiplot"
+} >"$d/plot.gp"
+"$GNUPLOT" "$d/plot.gp" 2>"$d/log" || { cat "$d/log" >&2; echo "error: gnuplot failed on $png" >&2; exit 1; }
