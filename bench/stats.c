@@ -6,9 +6,9 @@
  * prints them, and writes one row per metric: the arithmetic mean and the
  * coefficient of variation of each side, the change of A against B in percent
  * (positive = A is better; every metric we collect is lower-is-better except
- * cpus_utilised, which is shown as a plain difference), the two-sided p-value
- * of Welch's t-test (Student's t distribution from GSL) and a '*' where
- * p < 0.05. Then the same rows normalized to B, in the form the scheduler
+ * cpus_utilised, which is higher-is-better), the two-sided p-value of Welch's
+ * t-test (Student's t distribution from GSL; "-" where a side has one run or
+ * no spread to test against) and a '*' where p < 0.05. Then the same rows normalized to B, in the form the scheduler
  * reports on LKML use: "1.00 [ -0.00]( CV)  0.95 [  5.00]( CV)", the mean
  * as a ratio to B's, [the change in percent, positive = better] and (CV).
  *
@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 
 #define MAX_METRICS 32
 #define MAX_RUNS 1024
@@ -77,14 +78,22 @@ static double var(const struct side *s)
 	return s->n > 1 ? sum / (s->n - 1) : 0;
 }
 
-/* Welch's t-test: the two-sided p-value of the difference of the means. */
+/*
+ * Welch's t-test: the two-sided p-value of the difference of the means, or
+ * NAN where there is nothing to test: a side with a single run, or no spread
+ * at all on either side and different means.
+ */
 static double p_value(const struct side *a, const struct side *b)
 {
-	double va = var(a) / a->n, vb = var(b) / b->n;
-	double se = sqrt(va + vb), df;
+	double va, vb, se, df;
 
+	if (a->n < 2 || b->n < 2)
+		return NAN;
+	va = var(a) / a->n;
+	vb = var(b) / b->n;
+	se = sqrt(va + vb);
 	if (se == 0)
-		return mean(a) == mean(b) ? 1 : 0;
+		return mean(a) == mean(b) ? 1 : NAN;
 	df = (va + vb) * (va + vb) /
 	     (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	return 2 * gsl_cdf_tdist_Q(fabs(mean(a) - mean(b)) / se, df);
@@ -103,6 +112,8 @@ int main(int argc, char **argv)
 	double val;
 	FILE *c = NULL;
 
+	/* GSL aborts on a domain error by default; p_value() avoids them. */
+	gsl_set_error_handler_off();
 	while ((opt = getopt(argc, argv, "a:b:c:m:r:")) != -1) {
 		switch (opt) {
 		case 'a': la = optarg; break;
@@ -177,16 +188,24 @@ int main(int argc, char **argv)
 		m->cva = cva;
 		m->cvb = cvb;
 		m->ratio = mb ? ma / mb : 0;
-		printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% %7.4f %s\n",
-		       m->name, mb, cvb, ma, cva, chg, p, p < 0.05 ? "*" : "");
+		printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% ",
+		       m->name, mb, cvb, ma, cva, chg);
+		if (isnan(p))
+			printf("%7s \n", "-");
+		else
+			printf("%7.4f %s\n", p, p < 0.05 ? "*" : "");
 		if (c) {
 			fprintf(c, "%s,B,%d,%g,%.2f,,,\n", m->name, b->n, mb, cvb);
-			fprintf(c, "%s,A,%d,%g,%.2f,%.2f,%.6f,%d\n", m->name, a->n, ma, cva,
-				chg, p, p < 0.05);
+			if (isnan(p))
+				fprintf(c, "%s,A,%d,%g,%.2f,%.2f,,\n", m->name, a->n, ma,
+					cva, chg);
+			else
+				fprintf(c, "%s,A,%d,%g,%.2f,%.2f,%.6f,%d\n", m->name, a->n,
+					ma, cva, chg, p, p < 0.05);
 		}
 	}
-	printf("(n=%d per side; change: positive = %s better; p: Welch's t-test, two-sided; * = p<0.05)\n",
-	       metrics[0].s[0].n, la);
+	printf("(n=%d and %d runs of %s and %s; change: positive = %s better; p: Welch's t-test, two-sided; * = p<0.05)\n",
+	       metrics[0].s[1].n, metrics[0].s[0].n, lb, la, la);
 	printf("Normalized to %s: mean ratio [%% improvement](CV)\n", lb);
 	for (i = 0; i < nr_metrics; i++) {
 		struct metric *m = &metrics[i];

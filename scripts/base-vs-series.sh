@@ -35,6 +35,8 @@ done
 	echo "Workload: $WORKLOAD"
 	echo "Runs:     $BOOTS boots per kernel, alternating, $REPS runs per boot after 1 warm-up; preset $PRESET"
 	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
+	echo "p below counts every run as independent, but each kernel ran in $BOOTS boot(s): what differs"
+	echo "from boot to boot is not in it, so read p as indicative unless BOOTS is large."
 	echo
 	"$BUILD/bin/stats" -a series -b base -m "$((BOOTS * REPS))" -c "$out/table.csv" <"$out/raw"
 } | tee "$out/report.txt"

@@ -28,11 +28,12 @@ base_get() {
 	printf '%s\n' "$v"
 }
 
-# undeliverable EMAIL: true if EMAIL cannot receive mail: a reserved domain
-# (RFC 2606 and RFC 6761: .example, .invalid, .test, .localhost), localhost,
-# or git's "(none)" guess. Such an identity cannot sign off a patch.
+# undeliverable EMAIL: true if EMAIL cannot receive mail: a reserved name
+# (RFC 2606 and RFC 6761: .example, .invalid, .test, .localhost, and
+# example.com, .net, .org), localhost, or git's "(none)" guess. Such an
+# identity cannot sign off a patch.
 undeliverable() {
-	[[ ${1,,} =~ @(.*\.)?(example|invalid|test|localhost)$|@localhost$|\(none\)|^[^@]*$ ]]
+	[[ ${1,,} =~ @(.*\.)?(example|invalid|test|localhost)$|@(.*\.)?example\.(com|net|org)$|@localhost$|\(none\)|^[^@]*$ ]]
 }
 
 sha256_of() {
@@ -74,10 +75,40 @@ kbuild_make() {
 
 # base_worktree TREE: a worktree of TREE at its base commit, in build/linux-base
 # (for builds of the unpatched kernel). Prints its path.
+#
+# The worktree is made under linux-base.tmp and moved into place when it is
+# complete, so that build/linux-base is never half checked out; a .tmp left
+# by an interrupted run is removed, and so is a linux-base that is not a
+# worktree of its own (from before this rule). Only this function uses the
+# worktree, so an index.lock found there was left by a killed git.
+# drop_worktree REPO PATH: remove PATH and its worktree entry in REPO, also
+# when git worktree add was killed and left the entry locked.
+drop_worktree() {
+	git -C "$1" worktree unlock "$2" 2>/dev/null || true
+	rm -rf "$2"
+	git -C "$1" worktree prune
+}
 base_worktree() {
-	local wt=$BUILD/linux-base
-	[ -d "$wt" ] || git -C "$1" worktree add -q --detach "$wt" refs/sp/base
-	git -C "$wt" checkout -q --detach "$(git -C "$1" rev-parse refs/sp/base)"
+	local wt=$BUILD/linux-base top
+	git -C "$1" worktree list --porcelain | grep -qxF "worktree $wt.tmp" ||
+		[ -e "$wt.tmp" ] && drop_worktree "$1" "$wt.tmp"
+	if [ -d "$wt" ]; then
+		top=$(git -C "$wt" rev-parse --show-toplevel 2>/dev/null || true)
+		if [ "$top" != "$(cd "$wt" && pwd -P)" ]; then
+			note "build/linux-base is not a worktree (interrupted?); making it again"
+			drop_worktree "$1" "$wt"
+		fi
+	elif git -C "$1" worktree list --porcelain | grep -qxF "worktree $wt"; then
+		drop_worktree "$1" "$wt"
+	fi
+	if [ ! -d "$wt" ]; then
+		git -C "$1" worktree add -q --detach "$wt.tmp" refs/sp/base >&2 &&
+			git -C "$1" worktree move "$wt.tmp" "$wt" >&2 ||
+			die "cannot make the base worktree build/linux-base"
+	fi
+	rm -f "$(git -C "$wt" rev-parse --absolute-git-dir)/index.lock"
+	git -C "$wt" reset -q --hard "$(git -C "$1" rev-parse refs/sp/base)" >&2 ||
+		die "cannot reset build/linux-base to the base"
 	echo "$wt"
 }
 

@@ -25,6 +25,8 @@ head=$(git -C "$tree" rev-parse HEAD)
 checkpatch() {
 	local p out bad=0 justify=$TOP/series/checkpatch.justify
 	local dir=$BUILD/checkpatch
+	local history=yes
+	git -C "$tree" rev-parse -q --verify "$base^" >/dev/null || history=no
 	rm -rf "$dir"
 	git -C "$tree" format-patch -q -o "$dir" "$base..$head"
 	for p in "$dir"/*.patch; do
@@ -34,14 +36,21 @@ checkpatch() {
 		# lists for crediting the author of a re-implemented idea, but
 		# checkpatch does not know it; drop exactly that report.
 		out=$(echo "$out" | awk -v RS= -v ORS='\n\n' '!/BAD_SIGN_OFF: Non-standard signature: Originally-by:/')
+		# A base imported from a release tarball has no history, so
+		# checkpatch cannot look up the commit a Fixes: tag names; drop
+		# that report only then (a KSRC tree with history keeps it).
+		if [ "$history" = no ]; then
+			out=$(awk -v RS= -v ORS='\n\n' '!(/UNKNOWN_COMMIT_ID: Unknown commit id/ && /\nFixes: [0-9a-f]+ \(/)' <<<"$out")
+		fi
 		if echo "$out" | grep -qE '^(ERROR|WARNING):'; then
 			echo "# $(basename "$p"):"
 			echo "$out" | sed 's/^/#   /'
 			bad=1
 		fi
-		# Every CHECK needs a line "<patch> <TYPE> <why>" in series/checkpatch.justify.
+		# Every CHECK needs a line "<patch> <TYPE> <why>" in series/checkpatch.justify
+		# (the patch named without its number, which changes when patches are added).
 		echo "$out" | sed -n 's/^CHECK:\([A-Z_]*\):.*/\1/p' | sort -u | while read -r type; do
-			grep -qE "^$(basename "$p") $type ." "$justify" 2>/dev/null ||
+			grep -qE "^$(basename "$p" | sed 's/^[0-9]*-//') $type ." "$justify" 2>/dev/null ||
 				{ echo "# $(basename "$p"): CHECK $type has no justification in series/checkpatch.justify"; exit 1; }
 		done || bad=1
 	done
@@ -172,14 +181,17 @@ mail() {
 	d=$(mktemp -d "${TMPDIR:-/tmp}/sp-series.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$d'" EXIT
-	SERIES_OUT=$d/series GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email "$TOP/scripts/mkseries.sh" || return 1
+	SERIES_OUT=$d/series SERIES_TEST_SENDER=1 GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email \
+		"$TOP/scripts/mkseries.sh" || return 1
 	for p in "$d"/series/*.patch; do
 		grep -qxF "From: $name <$email>" "$p" || { echo "# $(basename "$p"): not From: the sender"; bad=1; }
 		case $p in */0000-cover-letter.patch) continue ;; esac
 		[ "$(grep '^Signed-off-by:' "$p" | tail -n1)" = "Signed-off-by: $name <$email>" ] ||
 			{ echo "# $(basename "$p"): the last Signed-off-by is not the sender's"; bad=1; }
 	done
-	for id in $(git -C "$tree" log --format=%ae "$base..$head" | sort -u); do
+	for id in $(git -C "$tree" log --format='%ae %ce%n%b' "$base..$head" |
+		grep -oE '[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+' | sort -u); do
+		[ "$id" = "$email" ] && continue
 		undeliverable "$id" || continue
 		if grep -lF "$id" "$d"/series/*.patch; then
 			echo "# the placeholder $id reached the mail (files above)"

@@ -172,14 +172,22 @@ cleanup() {
 	rm -rf "$run"
 }
 trap cleanup EXIT
-# stop_guest STATUS: on a signal, stop the guest and exit with STATUS.
+# stop_guest SIGNAL: stop the guest (if it started), clean up, and die of
+# SIGNAL, so that a calling shell sees the signal and stops too. Further
+# signals are ignored meanwhile: the guest gets up to 10 s to go.
 stop_guest() {
-	trap - INT TERM HUP
+	trap '' INT TERM HUP
 	echo "error: interrupted; stopping the guest" >&2
-	kill -TERM "$guest" 2>/dev/null || true
-	wait "$guest" 2>/dev/null || true
-	kill "$tailer" 2>/dev/null || true
-	exit "$1"
+	if [ -n "${guest:-}" ]; then
+		kill -TERM "$guest" 2>/dev/null || true
+		wait "$guest" 2>/dev/null || true
+	fi
+	[ -z "${tailer:-}" ] || kill "$tailer" 2>/dev/null || true
+	cleanup
+	trap - EXIT "$1"
+	kill -s "$1" $$
+	# Still here: the signal was ignored when we started (a background job).
+	exit $((128 + $(kill -l "$1")))
 }
 expected >"$run/expected"
 : >"$run/stderr"
@@ -203,7 +211,10 @@ expected >"$run/expected"
 # and SIGINT, SIGTERM or SIGHUP to us stops it (timeout passes the signal to
 # its whole group) before the EXIT trap removes the run directory.
 boot() {
-	rc=0
+	rc=0 guest= tailer=
+	trap 'stop_guest INT' INT
+	trap 'stop_guest TERM' TERM
+	trap 'stop_guest HUP' HUP
 	timeout -k 10 "$timeout" vng --run "$kernel" --qemu "$(command -v "$QEMU_BIN")" "${vng_opts[@]}" \
 		--qemu-opts="${qemu_opts[*]}" --rwdir "$run" "${rw[@]}" --verbose \
 		--append "root=/dev/root sched_verbose tsc=unstable no_timer_check $append" \
@@ -213,11 +224,10 @@ boot() {
 	# while it runs; tail reads the file once more after the guest exits.
 	tail -n +1 -F -s 0.5 --pid="$guest" "$run/stderr" >&2 2>/dev/null &
 	tailer=$!
-	trap 'stop_guest 130' INT
-	trap 'stop_guest 143' TERM
-	trap 'stop_guest 129' HUP
 	wait "$guest" || rc=$?
+	guest=
 	wait "$tailer" || true
+	tailer=
 	trap - INT TERM HUP
 	# QEMU warns once per CPU feature TCG lacks; drop those so real errors show.
 	grep -v "TCG doesn't support requested feature" "$run/vng.log" >"$run/console.log" || true

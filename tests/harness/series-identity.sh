@@ -22,3 +22,7 @@ expect_error 1 "is a placeholder .*cannot receive mail" -- ms "Seed c2f68278 mai
 expect_error 1 "is a placeholder" -- ms check check@localhost
 expect_error 1 "is a placeholder" -- ms root "root@(none)"
 [ ! -e "$t/series" ] || fail "a refused make series wrote $t/series"
+# example.com is reserved too (RFC 2606): only make check's own run, which
+# throws its output away, may sign as git's test identity.
+expect_error 1 "is a placeholder" -- ms "A U Thor" author@example.com
+[ ! -e "$t/series" ] || fail "a refused make series wrote $t/series"

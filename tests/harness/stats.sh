@@ -18,5 +18,10 @@ grep -qx 'time_s,A,3,1,10.00,50.00,0.000255,1' "$t/csv" || fail "CSV row wrong: 
 # Unequal sizes and variances: Welch's df is 5.52, p 0.0691: not significant.
 out=$(printf 'A x 1\nA x 2\nA x 3\nA x 4\nB x 2\nB x 4\nB x 6\nB x 8\nB x 10\n' | "$S")
 echo "$out" | grep -qE '^Amean x .* 58\.33% +0\.0691 $' || fail "Welch row wrong: $out"
+# One run a side (-m 1): no p-value, no star, no abort; the same with no spread.
+out=$(printf 'A x 1\nB x 2\nB x 3\n' | "$S" -m 1) || fail "stats failed on one run of A: $out"
+echo "$out" | grep -qE '^Amean x .* +- $' || fail "one run of A: want p '-': $out"
+out=$(printf 'A x 1\nA x 1\nB x 2\nB x 2\n' | "$S") || fail "stats failed on no spread: $out"
+echo "$out" | grep -qE '^Amean x .* +- $' || fail "no spread, different means: want p '-': $out"
 expect_error 1 "not 'A\|B METRIC VALUE'" -- sh -c "echo garbage | $S"
 expect_error 1 "need 2 per side" -- sh -c "echo 'A x 1' | $S"

@@ -127,6 +127,56 @@ static const struct numa_cap_case numa_cap_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(numa_cap, numa_cap_cases, name);
 
+/*
+ * task_cpus_in_group() walks the task's mask only when it is not full. The
+ * group's weight is set to a sentinel that no count of a real mask can
+ * equal, so the result shows which way the count was made: a full mask
+ * gives the sentinel, any other mask its CPUs in the group, here CPUs 0
+ * and 1. With the guard it replaced (nr_cpus_allowed != NR_CPUS) a full
+ * mask was walked on every kernel whose nr_cpu_ids is below NR_CPUS.
+ */
+static void task_cpus_in_group_test(struct kunit *test)
+{
+	const unsigned int sentinel = 100000;
+	struct sched_group *sg;
+	struct task_struct *p;
+	struct cpumask *mask;
+
+	if (nr_cpu_ids < 3)
+		kunit_skip(test, "needs nr_cpu_ids >= 3");
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	sg = kunit_kzalloc(test, sizeof(*sg) + cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, mask);
+	KUNIT_ASSERT_NOT_NULL(test, sg);
+	cpumask_set_cpu(0, sched_group_span(sg));
+	cpumask_set_cpu(1, sched_group_span(sg));
+	sg->group_weight = sentinel;
+	p->cpus_ptr = mask;
+
+	/* Every CPU: the group's weight, and the mask is not walked. */
+	cpumask_setall(mask);
+	p->nr_cpus_allowed = nr_cpu_ids;
+	KUNIT_EXPECT_EQ(test, sentinel, task_cpus_in_group(p, sg));
+
+	/* Every CPU but the last: walked, both CPUs of the group. */
+	cpumask_clear_cpu(nr_cpu_ids - 1, mask);
+	p->nr_cpus_allowed = nr_cpu_ids - 1;
+	KUNIT_EXPECT_EQ(test, 2, task_cpus_in_group(p, sg));
+
+	/* Pinned to CPU 1: one CPU of the group. */
+	cpumask_clear(mask);
+	cpumask_set_cpu(1, mask);
+	p->nr_cpus_allowed = 1;
+	KUNIT_EXPECT_EQ(test, 1, task_cpus_in_group(p, sg));
+
+	/* Pinned to CPU 2, outside the group: none. */
+	cpumask_clear(mask);
+	cpumask_set_cpu(2, mask);
+	KUNIT_EXPECT_EQ(test, 0, task_cpus_in_group(p, sg));
+}
+
 static void numa_imb_pinned_cap_test(struct kunit *test)
 {
 	const struct numa_cap_case *c = test->param_value;
@@ -225,6 +275,7 @@ static struct kunit_case sched_placement_test_cases[] = {
 	KUNIT_CASE_PARAM(util_fits_remaining_test, fit_gen_params),
 #ifdef CONFIG_NUMA
 	KUNIT_CASE_PARAM(numa_imb_pinned_cap_test, numa_cap_gen_params),
+	KUNIT_CASE(task_cpus_in_group_test),
 #endif
 	{}
 };

@@ -218,6 +218,30 @@ static int read_topology(void)
 	return nr_cpus;
 }
 
+/*
+ * True if the CPUs do not all have the same capacity (big.LITTLE, hybrid):
+ * UTIL_FITS_CAPACITY and SELECT_BIAS_PREV leave such systems alone, where
+ * select_idle_capacity() places wakeups. No cpu_capacity file means a
+ * symmetric system.
+ */
+static bool asym_capacity(void)
+{
+	char path[96], buf[32];
+	long first = -1;
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			return false;
+		if (first < 0)
+			first = atol(buf);
+		else if (atol(buf) != first)
+			return true;
+	}
+	return false;
+}
+
 static int llc_weight(int cpu)
 {
 	int w = 0;
@@ -1048,6 +1072,10 @@ static int migration_test(const char * const *names, int n, const char *also,
 		ksft_print_msg("UTIL_EST is off\n");
 		return KSFT_SKIP;
 	}
+	if (asym_capacity()) {
+		ksft_print_msg("asymmetric CPU capacity: the wakeup switches do not act here\n");
+		return KSFT_SKIP;
+	}
 	ratio = migration_ab(names, n, also, load, what);
 	if (ratio < 0)
 		return KSFT_FAIL;
@@ -1171,7 +1199,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGALRM, on_signal);
 	if (read_topology() < 2)
-		ksft_exit_skip("cannot read the CPU topology from sysfs\n");
+		ksft_exit_skip("no L3 (cache/index3) in sysfs, or one CPU\n");
 	if (feats && load)
 		exit(explore(feats, load));
 	for (int i = 0; i < NR_OURS; i++)
