@@ -44,6 +44,10 @@ saved=$(cat "$F")
 restore() { for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done; }
 tmp=$(mktemp)
 trap 'restore; rm -f "$tmp"' EXIT
+# Also when a signal ends us: bash does not run an EXIT trap then.
+for s in INT TERM HUP; do
+	trap "restore; rm -f \"\$tmp\"; trap - EXIT $s; kill -s $s \$\$" "$s"
+done
 one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	local f
 	if [ $# -gt 1 ]; then

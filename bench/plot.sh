@@ -14,6 +14,10 @@ GNUPLOT=${GNUPLOT:-gnuplot}
 command -v "$GNUPLOT" >/dev/null || { echo "error: gnuplot ($GNUPLOT) not found; run 'make deps' (installs gnuplot-nox)" >&2; exit 1; }
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
+# Also when a signal ends us: bash does not run an EXIT trap then.
+for s in INT TERM HUP; do
+	trap "rm -rf \"\$d\"; trap - EXIT $s; kill -s $s \$\$" "$s"
+done
 # One data file per metric and side: "run-number value".
 awk -v d="$d" '$1 ~ /^[AB]$/ && NF == 3 {
 		k = $2 "." $1; n[k]++

@@ -34,6 +34,10 @@ F=/sys/kernel/debug/sched/features
 [ -r "$F" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 saved=$(cat "$F")
 trap 'for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done' EXIT
+# Also when a signal ends us: bash does not run an EXIT trap then.
+for s in INT TERM HUP; do
+	trap "for f in \$saved; do echo \"\$f\" >\"\$F\" 2>/dev/null || true; done; trap - EXIT $s; kill -s $s \$\$" "$s"
+done
 
 # N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"

@@ -16,7 +16,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 res=$(mktemp -d "${TMPDIR:-/tmp}/sp-check.XXXXXX")
-trap 'rm -rf "$res"' EXIT
+cleanup_on_exit 'rm -rf "$res"'
 n=0 passed=0 failed=0 skipped=0
 start=$(date +%s)
 

@@ -16,7 +16,7 @@ cd "$tree"
 	die "build/linux has uncommitted changes; commit them (git commit) and run 'make export' again"
 
 out=$(mktemp -d "$BUILD/export.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+cleanup_on_exit 'rm -rf "$out"'
 mkdir -p "$out/series" "$out/overlay"
 
 # Keep the comment header of series/series.

@@ -23,7 +23,7 @@ TARBALL_SHA256=$(base_get TARBALL_SHA256)
 
 mkdir -p "$CACHE"
 tmp=$(mktemp -d "$CACHE/tmp.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+cleanup_on_exit 'rm -rf "$tmp"'
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/kernel/sched/fair.c" ] && [ -f "$KSRC/Makefile" ] ||

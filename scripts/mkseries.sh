@@ -42,7 +42,7 @@ head=$(git -C "$tree" rev-parse HEAD)
 bloat=$("$tree/scripts/bloat-o-meter" "$BUILD/kbuild-base/vmlinux" "$BUILD/kbuild-vm/vmlinux")
 
 tmp=$(mktemp -d "$BUILD/series.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+cleanup_on_exit 'rm -rf "$tmp"'
 # The commits again, signed off by the sender, in a scratch clone.
 git clone -q --shared --bare "$tree" "$tmp/sign.git"
 export GIT_COMMITTER_NAME=$sender_name GIT_COMMITTER_EMAIL=$sender_email

@@ -67,7 +67,7 @@ else
 	# Left by a clone that was interrupted.
 	rm -rf "$BUILD"/linux.tmp.*
 	tmp=$(mktemp -d "$BUILD/linux.tmp.XXXXXX")
-	trap 'rm -rf "$tmp"' EXIT
+	cleanup_on_exit 'rm -rf "$tmp"'
 	git clone -q --shared --no-checkout "$base_repo" "$tmp"
 	git -C "$tmp" update-ref refs/sp/base "$(git -C "$tmp" rev-parse HEAD)"
 	git -C "$tmp" checkout -q -B sched-placement refs/sp/base
@@ -80,7 +80,7 @@ else
 		rm -rf "$tree"
 	fi
 	mv "$tmp" "$tree"
-	trap - EXIT
+	trap - EXIT INT TERM HUP
 	cd "$tree"
 fi
 

@@ -180,7 +180,7 @@ mail() {
 	local d name="A U Thor" email="author@example.com" p bad=0 id
 	d=$(mktemp -d "${TMPDIR:-/tmp}/sp-series.XXXXXX")
 	# shellcheck disable=SC2064
-	trap "rm -rf '$d'" EXIT
+	cleanup_on_exit "rm -rf '$d'"
 	SERIES_OUT=$d/series SERIES_TEST_SENDER=1 GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email \
 		"$TOP/scripts/mkseries.sh" || return 1
 	for p in "$d"/series/*.patch; do

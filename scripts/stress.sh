@@ -56,7 +56,7 @@ if [ "$kself" = 1 ]; then
 fi
 
 keep=$(mktemp -d "${TMPDIR:-/tmp}/sp-stress.XXXXXX")
-trap 'rm -rf "$keep"' EXIT
+cleanup_on_exit 'rm -rf "$keep"'
 # Boot, KUnit and the kselftests take 2-4 min on the debug kernel under TCG;
 # the timeout leaves that much again on top of the load.
 rc=0

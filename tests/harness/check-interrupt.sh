@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
 # `make check` interrupted in the stages that write outside its own
 # temporary directory leaves nothing behind and the next run passes:
-#   - SIGINT to the group (Ctrl-C) 15 s into the tree stage, which clones
-#     and assembles a scratch tree in its temporary directory, then
-#     reassembles build/linux;
-#   - SIGTERM to the group (as a CI time limit sends it) 20 s into the make
-#     series stage, which writes build/series.* and a scratch series.
+#   - SIGINT to the group (Ctrl-C) in the tree stage, once it is cloning
+#     its scratch tree into its temporary directory;
+#   - SIGTERM to the group (as a CI time limit sends it) in the make series
+#     stage, once it is signing the patches in build/series.*.
 # After each: no temporary directory of make check, no build/series.*, and
 # build/linux clean with no assembly marker; then the stage runs again and
 # passes. The VM stages are covered by tests/vm/interrupt.sh.
@@ -32,14 +31,28 @@ rerun() { # stage-regex after
 	[ -z "$(git -C "$BUILD/linux" status --porcelain --untracked-files=no)" ] || fail "build/linux dirty after the rerun"
 	echo "# rerun after $2: passed"
 }
-rc=0
-timeout -s INT 15 env TMPDIR="$t" CHECK_ONLY='^tree:' "$C" >"$t/log" 2>&1 || rc=$?
-[ "$rc" = 124 ] || fail "the tree stage finished within 15 s (exit $rc), nothing was interrupted: $(tail -n 5 "$t/log")"
-leftovers "SIGINT 15 s into the tree stage"
+# interrupt SIG STAGE-REGEX WHAT FILE-GLOB: run make check's STAGE, send SIG
+# to its group as soon as FILE-GLOB exists (the stage is writing what it
+# must clean up), and wait for it. timeout(1) stands in for the terminal
+# or CI: a signal it gets goes to its child's whole group.
+interrupt() {
+	local sig=$1 stage=$2 what=$3 glob=$4 pid rc=0 i
+	timeout 900 env TMPDIR="$t" CHECK_ONLY="$stage" "$C" >"$t/log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 1200; i++)); do
+		compgen -G "$glob" >/dev/null && break
+		kill -0 "$pid" 2>/dev/null || fail "$what ended before $glob appeared: $(tail -n 5 "$t/log")"
+		sleep 0.25
+	done
+	compgen -G "$glob" >/dev/null || fail "no $glob after 300 s of $what"
+	kill -"$sig" "$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" -ge 128 ] || fail "$what did not die of SIG$sig (exit $rc): $(tail -n 5 "$t/log")"
+}
+interrupt INT '^tree:' "the tree stage" "$t/sp-check.*/rt/linux/.git"
+leftovers "SIGINT in the tree stage, while it cloned its scratch tree"
 rerun '^tree:' "SIGINT in the tree stage"
 
-rc=0
-timeout -s TERM 20 env TMPDIR="$t" CHECK_ONLY='^series: make series' "$C" >"$t/log" 2>&1 || rc=$?
-[ "$rc" = 124 ] || fail "make series finished within 20 s (exit $rc), nothing was interrupted: $(tail -n 5 "$t/log")"
-leftovers "SIGTERM 20 s into make series"
+interrupt TERM '^series: make series' "make series" "$BUILD/series.*/sign.git"
+leftovers "SIGTERM in make series, while it signed the patches"
 rerun '^series: make series' "SIGTERM in make series"
