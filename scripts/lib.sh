@@ -142,9 +142,8 @@ kunit_suite_tap() {
 }
 
 # results_begin NAME: start a results directory, results/NAME.partial, and set
-# (SP_RESULTS=DIR replaces results/)
-# RESULTS to it. results_commit renames it to results/NAME once the run is
-# complete. A run that is interrupted or fails leaves only a .partial
+# RESULTS to it (SP_RESULTS=DIR stands for results/). results_commit renames
+# it to results/NAME once the run is complete. A run that is interrupted or fails leaves only a .partial
 # directory (its raw data kept, never mistaken for a result); nothing reads
 # those, and the next run starts under a new name.
 results_begin() {
@@ -153,6 +152,6 @@ results_begin() {
 	mkdir -p "$RESULTS"
 }
 results_commit() {
-	mv "$RESULTS" "$RESULTS_FINAL"
+	mv -T "$RESULTS" "$RESULTS_FINAL"
 	RESULTS=$RESULTS_FINAL
 }

@@ -50,33 +50,29 @@ wait "$pid" || rc=$?
 grep -q 'guest died before the command finished' "$t/log" || fail "QEMU killed: no diagnosis: $(cat "$t/log")"
 assert_clean "QEMU killed (vm.sh exit 99)"
 
+# signal_vm SIG WANT WHAT [LAUNCHER...]: boot a guest that would run for
+# 10 minutes, send SIG to the launched process once the guest runs; vm.sh
+# must stop within 20 s with status WANT and leave nothing behind.
+signal_vm() {
+	local sig=$1 want=$2 what=$3 pid rc=0 s
+	shift 3
+	"$@" "$V" -t 300 -- sleep 600 >"$t/log" 2>&1 &
+	pid=$!
+	wait_qemu 10
+	s=$SECONDS
+	kill -"$sig" "$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" = "$want" ] || fail "$what: vm.sh exit $rc, want $want: $(cat "$t/log")"
+	[ $((SECONDS - s)) -le 20 ] || fail "$what: vm.sh took $((SECONDS - s)) s to stop"
+	assert_clean "$what (exit $rc after $((SECONDS - s)) s)"
+}
 # SIGTERM to vm.sh alone.
-"$V" -t 300 -- sleep 600 >"$t/log" 2>&1 &
-pid=$!
-wait_qemu 10
-s=$SECONDS
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" = 143 ] || fail "SIGTERM: vm.sh exit $rc, want 143: $(cat "$t/log")"
-[ $((SECONDS - s)) -le 20 ] || fail "SIGTERM: vm.sh took $((SECONDS - s)) s to stop"
-assert_clean "SIGTERM to vm.sh (exit 143 after $((SECONDS - s)) s)"
-
+signal_vm TERM 143 "SIGTERM to vm.sh"
 # SIGINT to the process group, as Ctrl-C sends it. timeout(1) stands in for
 # the terminal: a SIGINT it gets goes to its child and the child's whole
 # group, and it runs the child with SIGINT not ignored (a plain background
-# job of this script would have it ignored). The signal is sent once the
-# guest runs, and vm.sh must die of it (130) within seconds.
-timeout 900 "$V" -t 300 -- sleep 600 >"$t/log" 2>&1 &
-pid=$!
-wait_qemu 10
-s=$SECONDS
-kill -INT "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" = 130 ] || fail "SIGINT: vm.sh exit $rc, want 130 (death by SIGINT): $(cat "$t/log")"
-[ $((SECONDS - s)) -le 20 ] || fail "SIGINT: vm.sh took $((SECONDS - s)) s to stop"
-assert_clean "SIGINT to the group of vm.sh (exit 130 after $((SECONDS - s)) s)"
+# job of this script would have it ignored). vm.sh must die of it (130).
+signal_vm INT 130 "SIGINT to the group of vm.sh" timeout 900
 
 # make bench, interrupted once the first A/B pair has run in the guest (its
 # progress line shows), so that the results directory has raw data in it.
