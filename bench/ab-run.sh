@@ -28,8 +28,10 @@ shift $((OPTIND - 1))
 [ -n "$feat$side" ] && [ $# -gt 0 ] || { echo "usage: ab-run.sh -f FEATURE|-s SIDE [-n REPS] [-w WARMUP] -- WORKLOAD..." >&2; exit 2; }
 case $side in "" | A | B) ;; *) echo "error: -s takes A or B, not '$side'" >&2; exit 2 ;; esac
 
-F=/sys/kernel/debug/sched/features
-[ -r "$F" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+F=$SCHED_FEATURES
+save_features
 [ -w "$F" ] || { echo "error: $F is not writable; run as root with debugfs mounted" >&2; exit 1; }
 IFS=, read -ra feats <<<"$feat"
 for name in "${feats[@]}"; do
@@ -40,14 +42,8 @@ for name in "${feats[@]}"; do
 done
 command -v perf >/dev/null || { echo "error: perf not found; install linux-perf (make deps)" >&2; exit 1; }
 
-saved=$(cat "$F")
-restore() { for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done; }
 tmp=$(mktemp)
-trap 'restore; rm -f "$tmp"' EXIT
-# Also when a signal ends us: bash does not run an EXIT trap then.
-for s in INT TERM HUP; do
-	trap "restore; rm -f \"\$tmp\"; trap - EXIT $s; kill -s $s \$\$" "$s"
-done
+cleanup_on_exit 'restore_features; rm -f "$tmp"'
 one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	local f
 	if [ $# -gt 1 ]; then

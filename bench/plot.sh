@@ -12,12 +12,10 @@ set -euo pipefail
 raw=$1 png=$2 title=${3:-A/B} la=${4:-A} lb=${5:-B}
 GNUPLOT=${GNUPLOT:-gnuplot}
 command -v "$GNUPLOT" >/dev/null || { echo "error: gnuplot ($GNUPLOT) not found; run 'make deps' (installs gnuplot-nox)" >&2; exit 1; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-# Also when a signal ends us: bash does not run an EXIT trap then.
-for s in INT TERM HUP; do
-	trap "rm -rf \"\$d\"; trap - EXIT $s; kill -s $s \$\$" "$s"
-done
+cleanup_on_exit 'rm -rf "$d"'
 # One data file per metric and side: "run-number value".
 awk -v d="$d" '$1 ~ /^[AB]$/ && NF == 3 {
 		k = $2 "." $1; n[k]++

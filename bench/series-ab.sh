@@ -30,14 +30,11 @@ sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)
 [ -x "$stats" ] || { echo "error: $stats missing; run 'make tools'" >&2; exit 1; }
 
-F=/sys/kernel/debug/sched/features
-[ -r "$F" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
-saved=$(cat "$F")
-trap 'for f in $saved; do echo "$f" >"$F" 2>/dev/null || true; done' EXIT
-# Also when a signal ends us: bash does not run an EXIT trap then.
-for s in INT TERM HUP; do
-	trap "for f in \$saved; do echo \"\$f\" >\"\$F\" 2>/dev/null || true; done; trap - EXIT $s; kill -s $s \$\$" "$s"
-done
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+F=$SCHED_FEATURES
+save_features
+cleanup_on_exit restore_features
 
 # N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"

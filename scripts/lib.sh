@@ -11,19 +11,9 @@ export GIT_COMMITTER_NAME="sched-placement"
 export GIT_COMMITTER_EMAIL="sched-placement@localhost"
 export GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
 
-# cleanup_on_exit CMD: run CMD when the script exits, and also when SIGINT,
-# SIGTERM or SIGHUP ends it: bash does not run an EXIT trap when it dies of
-# a signal it does not trap (seen: make check killed by SIGTERM left its
-# temporary directory). The signal is raised again after CMD, so that the
-# caller sees it.
-cleanup_on_exit() {
-	local s
-	trap "$1" EXIT
-	for s in INT TERM HUP; do
-		# shellcheck disable=SC2064
-		trap "$1; trap - EXIT $s; kill -s $s \$\$" "$s"
-	done
-}
+# cleanup_on_exit CMD (bench/lib.sh): CMD runs on exit and on INT, TERM, HUP.
+# shellcheck source=../bench/lib.sh
+. "$TOP/bench/lib.sh"
 
 die() {
 	echo "error: $*" >&2

@@ -27,10 +27,27 @@ expect_error() {
 private_cache() {
 	SCHED_PLACEMENT_CACHE=$(mktemp -d)
 	export SCHED_PLACEMENT_CACHE
-	trap 'rm -rf "$SCHED_PLACEMENT_CACHE"' EXIT
+	cleanup_on_exit 'rm -rf "$SCHED_PLACEMENT_CACHE"'
 }
 assert_cache_clean() {
 	local left
 	left=$(find "$SCHED_PLACEMENT_CACHE" -mindepth 1 -maxdepth 1 ! -name apt)
 	[ -z "$left" ] || fail "a failed fetch left this in the cache: $left"
+}
+
+# wait_until SECONDS PID CMD...: run CMD every 0.25 s until it succeeds
+# (return 0), PID has exited (return 2; PID "-" watches no process) or
+# SECONDS have passed (return 1). For tests that act on an event (a file
+# appears, a line is printed, QEMU is gone) instead of after a fixed sleep.
+wait_until() {
+	local end=$((SECONDS + $1)) pid=$2
+	shift 2
+	while ! "$@"; do
+		if [ "$pid" != - ] && ! kill -0 "$pid" 2>/dev/null; then
+			"$@" && return 0
+			return 2
+		fi
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.25
+	done
 }

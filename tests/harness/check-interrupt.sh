@@ -10,7 +10,7 @@
 # passes. The VM stages are covered by tests/vm/interrupt.sh.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+cleanup_on_exit 'rm -rf "$t"'
 C=$TOP/scripts/check.sh
 check() { TMPDIR=$t CHECK_ONLY=$1 "$C" >"$t/log" 2>&1; }
 leftovers() { # after
@@ -36,18 +36,15 @@ rerun() { # stage-regex after
 # must clean up), and wait for it. timeout(1) stands in for the terminal
 # or CI: a signal it gets goes to its child's whole group.
 interrupt() {
-	local sig=$1 stage=$2 what=$3 glob=$4 pid rc=0 i
+	local sig=$1 stage=$2 what=$3 glob=$4 pid rc=0
 	# Deadlines, not expectations: on a fresh clone the make series stage
 	# first builds the VM kernel and the base kernel (18 min cold, without
 	# ccache), before it signs anything.
 	timeout 3600 env TMPDIR="$t" CHECK_ONLY="$stage" "$C" >"$t/log" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 12000; i++)); do
-		compgen -G "$glob" >/dev/null && break
-		kill -0 "$pid" 2>/dev/null || fail "$what ended before $glob appeared: $(tail -n 5 "$t/log")"
-		sleep 0.25
-	done
-	compgen -G "$glob" >/dev/null || fail "no $glob after 3000 s of $what"
+	wait_until 3000 "$pid" compgen -G "$glob" >/dev/null || rc=$?
+	[ "$rc" != 2 ] || fail "$what ended before $glob appeared: $(tail -n 5 "$t/log")"
+	[ "$rc" = 0 ] || fail "no $glob after 3000 s of $what"
 	kill -"$sig" "$pid"
 	wait "$pid" || rc=$?
 	[ "$rc" -ge 128 ] || fail "$what did not die of SIG$sig (exit $rc): $(tail -n 5 "$t/log")"

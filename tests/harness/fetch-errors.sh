@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../lib.sh"
 private_cache
 F=$TOP/scripts/fetch-base.sh
-t=$(mktemp -d); trap 'rm -rf "$t" "$SCHED_PLACEMENT_CACHE"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t" "$SCHED_PLACEMENT_CACHE"'
 
 # No apt on the machine.
 APT_GET=/nonexistent/apt-get expect_error 1 'apt-get not found.*KSRC=' -- "$F"

@@ -3,7 +3,7 @@
 # rejects a file with nothing to plot and a missing gnuplot.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+cleanup_on_exit 'rm -rf "$t"'
 P=$TOP/bench/plot.sh
 printf 'A time_s 1.0\nB time_s 2.0\nA time_s 1.1\nB time_s 2.1\nA migrations 10\nB migrations 11\nA migrations 12\nB migrations 12\n' >"$t/raw"
 "$P" "$t/raw" "$t/one.png" "it's a test" "A's side" B || fail "plot.sh failed"

@@ -6,7 +6,7 @@
 # the series stage (series-check.sh mail).
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+cleanup_on_exit 'rm -rf "$t"'
 # Identity from git config only, set through the environment so that no
 # config file of this machine or clone is read or changed.
 ms() { # user.name user.email

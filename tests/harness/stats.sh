@@ -7,7 +7,7 @@
 S=$BUILD/bin/stats
 [ -x "$S" ] || fail "no $S; run 'make tools'"
 t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+cleanup_on_exit 'rm -rf "$t"'
 out=$(printf 'A time_s 1.0\nB time_s 2.0\nA time_s 1.1\nB time_s 2.1\nA time_s 0.9\nB time_s 1.9\nA m 10\nB m 11\nA m 12\nB m 10\nA m 11\nB m 12\n' |
 	"$S" -r 4-groups -c "$t/csv")
 echo "$out" | sed 's/^/# /'

@@ -6,7 +6,7 @@
 # the measured length of an uninterrupted run, so they fall at different
 # steps whatever the machine's speed; the assertion is the same for all.
 . "$(dirname "$0")/../lib.sh"
-b=$(mktemp -d); trap 'rm -rf "$b"' EXIT
+b=$(mktemp -d); cleanup_on_exit 'rm -rf "$b"'
 mk() { BUILD=$b "$TOP/scripts/mktree.sh" >"$b/log" 2>&1; }
 # An uninterrupted run, the reference.
 t0=$(date +%s%N)

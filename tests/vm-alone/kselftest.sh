@@ -6,7 +6,7 @@
 # 9% instead of the usual 20-42% drop).
 . "$(dirname "$0")/../lib.sh"
 bin=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftest failed"
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 rc=0
 VM_KEEP=$t "$TOP/scripts/vm.sh" -t 900 -- "$bin" >"$t/tap" 2>&1 || rc=$?
 plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$t/tap")

@@ -4,7 +4,7 @@
 # stat and the table compares them. Only a working comparison is asserted;
 # the figures are printed, and a real run uses BOOTS and REPS.
 . "$(dirname "$0")/../lib.sh"
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 PRESET=2s4llc BOOTS=1 REPS=3 WORKLOAD='hackbench -g 1 -f 4 -l 200 --threads --pipe' \
 	"$TOP/scripts/base-vs-series.sh" "$t" >"$t/log" 2>&1 || fail "base-vs-series.sh failed: $(tail -n 20 "$t/log")"
 for side in A B; do

@@ -3,7 +3,7 @@
 # shown as AMD family 25 (EPYC-Milan), four 16-CPU LLCs read from CPUID
 # 0x8000001D (topoext), two nodes, domains SMT MC PKG NUMA.
 . "$(dirname "$0")/../lib.sh"
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 VM_KEEP=$t "$TOP/scripts/vm.sh" -p zen3 -- sh -c 'grep -m1 "model name" /proc/cpuinfo' >"$t/out" ||
 	fail "boot failed (exit $?)"
 grep -qx 'vendor AuthenticAMD family 25' "$t/topology" || fail "not an AMD family 25 guest: $(cat "$t/topology")"

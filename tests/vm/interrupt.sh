@@ -14,27 +14,20 @@ cleanup() {
 	pkill -KILL -f "^[^ ]*qemu-system[^ ]* .*$t/" 2>/dev/null || true
 	rm -rf "$t"
 }
-trap cleanup EXIT
+cleanup_on_exit cleanup
 mkdir -p "$t/tmp" "$t/results"
 export TMPDIR=$t/tmp SP_RESULTS=$t/results
 V=$TOP/scripts/vm.sh
 
 qemu_pid() { pgrep -f "^[^ ]*qemu-system[^ ]* .*$t/tmp" | head -n1; }
+qemu_runs() { [ -n "$(qemu_pid)" ]; }
+qemu_gone() { [ -z "$(qemu_pid)" ]; }
 wait_qemu() { # seconds: until QEMU runs, then let the guest get going
-	local i
-	for ((i = 0; i < 60; i++)); do
-		[ -n "$(qemu_pid)" ] && { sleep "$1"; return 0; }
-		sleep 1
-	done
-	fail "QEMU never started"
+	wait_until 60 - qemu_runs || fail "QEMU never started"
+	sleep "$1"
 }
 assert_clean() { # what
-	local i
-	for ((i = 0; i < 20; i++)); do
-		[ -z "$(qemu_pid)" ] && break
-		sleep 1
-	done
-	[ -z "$(qemu_pid)" ] || fail "after $1, QEMU is still running"
+	wait_until 20 - qemu_gone || fail "after $1, QEMU is still running"
 	[ -z "$(ls -A "$t/tmp")" ] || fail "after $1, left in TMPDIR: $(ls -A "$t/tmp")"
 	echo "# $1: no QEMU, no run directory left"
 }
@@ -79,14 +72,11 @@ signal_vm INT 130 "SIGINT to the group of vm.sh" timeout 900
 bench=(env PRESET=2s4llc REPS=2 SETS=pipe PIPE_LOOPS=2000 "$TOP/scripts/bench.sh")
 timeout 900 "${bench[@]}" >"$t/log" 2>&1 &
 pid=$!
-for ((i = 0; i < 300; i++)); do
-	grep -q '^ab-run: 1/' "$t/log" && break
-	kill -0 "$pid" 2>/dev/null || fail "bench ended before its first pair: $(cat "$t/log")"
-	sleep 1
-done
-grep -q '^ab-run: 1/' "$t/log" || fail "no progress from bench in 300 s: $(cat "$t/log")"
-kill -INT "$pid"
 rc=0
+wait_until 300 "$pid" grep -q '^ab-run: 1/' "$t/log" || rc=$?
+[ "$rc" != 2 ] || fail "bench ended before its first pair: $(cat "$t/log")"
+[ "$rc" = 0 ] || fail "no progress from bench in 300 s: $(cat "$t/log")"
+kill -INT "$pid"
 wait "$pid" || rc=$?
 [ "$rc" -ge 128 ] || fail "bench with SIGINT: exit $rc, want death by a signal: $(cat "$t/log")"
 assert_clean "SIGINT to the group of make bench after its first pair (exit $rc)"

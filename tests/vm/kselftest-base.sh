@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 bin=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftest failed"
 kernel=$(base_kernel) || fail "no base kernel"
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 rc=0
 "$TOP/scripts/vm.sh" -k "$kernel" -t 600 -- "$bin" >"$t/tap" 2>&1 || rc=$?
 plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$t/tap")

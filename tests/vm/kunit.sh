@@ -2,14 +2,17 @@
 # The series' KUnit suite runs at boot in the VM kernel and passes: its TAP
 # in dmesg has the suite's "ok" line, every case ran, and nothing "not ok".
 . "$(dirname "$0")/../lib.sh"
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 VM_KEEP=$t "$TOP/scripts/vm.sh" -- true || fail "boot failed (exit $?)"
 tap=$(kunit_suite_tap "$t/dmesg")
 [ -n "$tap" ] || fail "no sched_placement KUnit suite in dmesg (CONFIG_SCHED_PLACEMENT_KUNIT_TEST?)"
 echo "$tap" | grep -q 'not ok' && fail "KUnit failures: $(echo "$tap" | grep -B3 'not ok')"
+# A skipped case prints "ok N name # SKIP reason": it ran nothing, so it must
+# not count as a pass (a missing config or topology would otherwise hide here).
+echo "$tap" | grep -q '# SKIP' && fail "KUnit skips: $(echo "$tap" | grep '# SKIP')"
 echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || fail "suite did not pass: $tap"
 # 3 parameterised tests (17 scan-depth, 13 fit and 5 NUMA-cap cases), the
-# full-mask test of task_allowed_in_group() and the RUNNABLE_BOOST test.
+# full-mask test of task_cpus_in_group() and the RUNNABLE_BOOST test.
 n=$(echo "$tap" | grep -cE '^ +ok [0-9]+ ' || true)
 [ "$n" -ge 40 ] || fail "only $n results passed, want 35 cases + 5 tests: $tap"
 echo "# sched_placement: $n results ok (37 cases in 5 tests)"

@@ -6,7 +6,7 @@
 # touching the file. The same boot checks that the command's stdout, stderr
 # and exit status come back exactly.
 . "$(dirname "$0")/../lib.sh"
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 F=/sys/kernel/debug/sched/features
 "$TOP/scripts/vm.sh" -p 2s4llc -w "$t" -- sh -c "
 	cat $F > $t/before

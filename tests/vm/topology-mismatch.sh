@@ -2,7 +2,7 @@
 # A guest whose topology is not the preset's (numa=off folds the two nodes into
 # one) fails loudly with status 97 and does not run the command.
 . "$(dirname "$0")/../lib.sh"
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 rc=0
 "$TOP/scripts/vm.sh" -a numa=off -- sh -c 'echo RAN' >"$t/out" 2>"$t/err" || rc=$?
 [ "$rc" = 97 ] || fail "exit $rc, want 97: $(cat "$t/err")"
