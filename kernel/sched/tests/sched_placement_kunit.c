@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests for the placement arithmetic of the fair class.
+ * KUnit tests for the placement decisions of the fair class.
  *
  * Included at the end of kernel/sched/fair.c when
  * CONFIG_SCHED_PLACEMENT_KUNIT_TEST is set, so that the static helpers can
@@ -101,31 +101,151 @@ static void util_fits_remaining_test(struct kunit *test)
 					    c->task_util, c->capacity));
 }
 
-#ifdef CONFIG_NUMA
-struct numa_cap_case {
+static void set_feat(unsigned int nr, bool on)
+{
+	if (on)
+		sysctl_sched_features |= BIT_ULL(nr);
+	else
+		sysctl_sched_features &= ~BIT_ULL(nr);
+#ifdef CONFIG_JUMP_LABEL
+	if (on)
+		static_key_enable(&sched_feat_keys[nr]);
+	else
+		static_key_disable(&sched_feat_keys[nr]);
+#endif
+}
+
+/*
+ * select_idle_sibling() when neither target nor prev is idle, so that the
+ * wakeup switches decide. Both CPUs share an LLC; for the length of the
+ * call their runqueue locks are held and their nr_running and util_est
+ * replaced by the case's values, which makes each of them busy to
+ * choose_idle_cpu() (idle_cpu() tests nr_running) and gives the fit its
+ * inputs, whatever the CPUs really run. The values are put back before
+ * the locks are dropped; lockless readers elsewhere may see them for the
+ * length of one call. Only cases that end before the LLC scan are here:
+ * the scan's answer depends on what the other CPUs of the LLC run.
+ */
+struct sis_order_case {
 	const char *name;
+	bool bias;		/* SELECT_BIAS_PREV, UTIL_FITS_CAPACITY is on */
+	bool pair;		/* waker and wakee wake only each other */
+	unsigned int prev_nr, target_nr;
+	bool want_prev;		/* else target */
+};
+
+/*
+ * Both CPUs run one task and carry a light util_est (100 + a task of 100,
+ * which fits any capacity above 250): each has room, so the order decides.
+ * A CPU with a task queued (nr_running 2) has none.
+ */
+static const struct sis_order_case sis_order_cases[] = {
+	{ "both fit: target first",		false, false, 1, 1, false },
+	{ "target queued: prev",		false, false, 1, 2, true  },
+	{ "bias, both fit: prev first",		true,  false, 1, 1, true  },
+	{ "bias, prev queued: target",		true,  false, 2, 1, false },
+	{ "bias, 1:1 pair: target first",	true,  true,  1, 1, false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(sis_order, sis_order_cases, name);
+
+static void select_idle_sibling_order_test(struct kunit *test)
+{
+	const struct sis_order_case *c = test->param_value;
+	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
+	bool bias_was = sched_feat(SELECT_BIAS_PREV);
+	unsigned int flips_was = current->wakee_flips;
+	unsigned int prev_nr, target_nr, prev_ue, target_ue;
+	int prev = -1, target, cpu, got;
+	struct rq *prq, *trq;
+	struct task_struct *p;
+	unsigned long flags;
+
+	if (sched_asym_cpucap_active())
+		kunit_skip(test, "asymmetric capacity: the switches do not act");
+	if (!sched_feat(UTIL_EST))
+		kunit_skip(test, "UTIL_FITS_CAPACITY needs UTIL_EST");
+	target = cpumask_first(cpu_online_mask);
+	for_each_online_cpu(cpu) {
+		if (cpu != target && cpus_share_cache(cpu, target)) {
+			prev = cpu;
+			break;
+		}
+	}
+	if (prev < 0)
+		kunit_skip(test, "needs two online CPUs sharing an LLC");
+
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->cpus_ptr = cpu_possible_mask;
+	p->nr_cpus_allowed = nr_cpu_ids;
+	p->recent_used_cpu = prev;	/* no third candidate */
+	p->se.avg.util_est = 100;
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	p->se.cfs_rq = &cpu_rq(prev)->cfs;
+#endif
+	p->wakee_flips = c->pair ? 0 : 8;
+
+	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, true);
+	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
+	prq = cpu_rq(prev);
+	trq = cpu_rq(target);
+	/* Only wakeups by current change its count: none until restored. */
+	current->wakee_flips = c->pair ? 0 : 8;
+	local_irq_save(flags);
+	double_rq_lock(prq, trq);
+	prev_nr = prq->nr_running;
+	target_nr = trq->nr_running;
+	prev_ue = prq->cfs.avg.util_est;
+	target_ue = trq->cfs.avg.util_est;
+	prq->nr_running = c->prev_nr;
+	trq->nr_running = c->target_nr;
+	prq->cfs.avg.util_est = 100;
+	trq->cfs.avg.util_est = 100;
+	scoped_guard (rcu)
+		got = select_idle_sibling(p, prev, target);
+	prq->nr_running = prev_nr;
+	trq->nr_running = target_nr;
+	prq->cfs.avg.util_est = prev_ue;
+	trq->cfs.avg.util_est = target_ue;
+	double_rq_unlock(prq, trq);
+	local_irq_restore(flags);
+	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
+	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
+	current->wakee_flips = flips_was;
+
+	KUNIT_EXPECT_EQ(test, c->want_prev ? prev : target, got);
+}
+
+#ifdef CONFIG_NUMA
+struct numa_imb_case {
+	const char *name;
+	bool pinned_feat;	/* NUMA_IMB_PINNED */
 	unsigned int imb_numa_nr;
-	unsigned int allowed_local;
+	int allowed;		/* of the local group's 4 CPUs; -1: every CPU */
 	int dst_running;	/* local group's running tasks, the new one included */
 	int imbalance;		/* idle CPU difference between the groups */
-	unsigned int want_cap;
+	unsigned int want_nr;
 	bool want_local;	/* adjust_numa_imbalance() returns 0 */
 };
 
 /*
- * The stream scenario: imb_numa_nr is 4 but the task may use only 2 CPUs
- * of each node. The third thread must leave the node; without the cap
- * (allowed_local >= imb_numa_nr) it would stay and stack.
+ * The stream case of the cap: imb_numa_nr is 4 but the task may use only
+ * 2 CPUs of its local group. With NUMA_IMB_PINNED the third thread leaves
+ * the node; without it, it stays and the threads stack on 2 CPUs. A task
+ * that may use none of the local CPUs gets no imbalance at all.
  */
-static const struct numa_cap_case numa_cap_cases[] = {
-	{ "pinned, 2nd thread stays local",	4, 2, 2, 1, 2, true  },
-	{ "pinned, 3rd thread spreads",		4, 2, 3, 2, 2, false },
-	{ "unpinned, 3rd thread stays local",	4, 8, 3, 2, 4, true  },
-	{ "unpinned, 5th thread spreads",	4, 8, 5, 4, 4, false },
-	{ "no allowed CPU in the local node",	4, 0, 1, 1, 0, false },
+static const struct numa_imb_case numa_imb_cases[] = {
+	{ "pinned, 2nd thread stays local",	 true,  4,  2, 2, 1, 2, true  },
+	{ "pinned, 3rd thread spreads",		 true,  4,  2, 3, 2, 2, false },
+	{ "pinned, switch off: 3rd stays",	 false, 4,  2, 3, 2, 4, true  },
+	{ "every CPU, 3rd thread stays local",	 true,  4, -1, 3, 2, 4, true  },
+	{ "every CPU, 5th thread spreads",	 true,  4, -1, 5, 4, 4, false },
+	{ "imb_numa_nr below the allowed CPUs",	 true,  2,  3, 3, 2, 2, false },
+	{ "no allowed CPU in the local group",	 true,  4,  0, 1, 1, 0, false },
 };
 
-KUNIT_ARRAY_PARAM_DESC(numa_cap, numa_cap_cases, name);
+KUNIT_ARRAY_PARAM_DESC(numa_imb, numa_imb_cases, name);
 
 /*
  * task_cpus_in_group() walks the task's mask only when it is not full. The
@@ -177,32 +297,55 @@ static void task_cpus_in_group_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, task_cpus_in_group(p, sg));
 }
 
-static void numa_imb_pinned_cap_test(struct kunit *test)
+/*
+ * task_numa_imb_nr() and adjust_numa_imbalance() together, as
+ * sched_balance_find_dst_group() calls them, for a made-up task and local
+ * group of CPUs 0-3. A task with no allowed CPU in the group is pinned to
+ * the last CPU instead.
+ */
+static void task_numa_imb_nr_test(struct kunit *test)
 {
-	const struct numa_cap_case *c = test->param_value;
-	unsigned int cap = numa_imb_pinned_cap(c->imb_numa_nr,
-					       c->allowed_local);
+	const struct numa_imb_case *c = test->param_value;
+	bool was_on = sched_feat(NUMA_IMB_PINNED);
+	struct sched_group *sg;
+	struct task_struct *p;
+	struct cpumask *mask;
+	unsigned int nr;
+	int cpu;
 
-	KUNIT_EXPECT_EQ(test, c->want_cap, cap);
+	if (nr_cpu_ids < 5)
+		kunit_skip(test, "needs nr_cpu_ids >= 5");
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	sg = kunit_kzalloc(test, sizeof(*sg) + cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, mask);
+	KUNIT_ASSERT_NOT_NULL(test, sg);
+	for (cpu = 0; cpu < 4; cpu++)
+		cpumask_set_cpu(cpu, sched_group_span(sg));
+	sg->group_weight = 4;
+	p->cpus_ptr = mask;
+	if (c->allowed < 0) {
+		cpumask_setall(mask);
+		p->nr_cpus_allowed = nr_cpu_ids;
+	} else {
+		if (c->allowed == 0)
+			cpumask_set_cpu(nr_cpu_ids - 1, mask);
+		for (cpu = 0; cpu < c->allowed; cpu++)
+			cpumask_set_cpu(cpu, mask);
+		p->nr_cpus_allowed = cpumask_weight(mask);
+	}
+
+	set_feat(__SCHED_FEAT_NUMA_IMB_PINNED, c->pinned_feat);
+	nr = task_numa_imb_nr(p, sg, c->imb_numa_nr);
+	set_feat(__SCHED_FEAT_NUMA_IMB_PINNED, was_on);
+
+	KUNIT_EXPECT_EQ(test, c->want_nr, nr);
 	KUNIT_EXPECT_EQ(test, c->want_local,
 			!adjust_numa_imbalance(c->imbalance, c->dst_running,
-					       cap));
+					       nr));
 }
 #endif /* CONFIG_NUMA */
-
-static void set_runnable_boost(bool on)
-{
-	if (on)
-		sysctl_sched_features |= BIT_ULL(__SCHED_FEAT_RUNNABLE_BOOST);
-	else
-		sysctl_sched_features &= ~BIT_ULL(__SCHED_FEAT_RUNNABLE_BOOST);
-#ifdef CONFIG_JUMP_LABEL
-	if (on)
-		static_key_enable(&sched_feat_keys[__SCHED_FEAT_RUNNABLE_BOOST]);
-	else
-		static_key_disable(&sched_feat_keys[__SCHED_FEAT_RUNNABLE_BOOST]);
-#endif
-}
 
 /*
  * cpu_util() of @cpu for @p being added there, with @cpu's cfs_rq averages
@@ -257,12 +400,12 @@ static void runnable_boost_test(struct kunit *test)
 	p->se.avg.util_avg = cap / 16;
 	p->se.avg.runnable_avg = cap / 2;
 
-	set_runnable_boost(true);
+	set_feat(__SCHED_FEAT_RUNNABLE_BOOST, true);
 	plain = cpu_util_with(cpu, p, 0, cap / 8, cap / 4);
 	boosted = cpu_util_with(cpu, p, 1, cap / 8, cap / 4);
-	set_runnable_boost(false);
+	set_feat(__SCHED_FEAT_RUNNABLE_BOOST, false);
 	off = cpu_util_with(cpu, p, 1, cap / 8, cap / 4);
-	set_runnable_boost(was_on);
+	set_feat(__SCHED_FEAT_RUNNABLE_BOOST, was_on);
 
 	KUNIT_EXPECT_EQ(test, plain, cap / 8 + cap / 16);
 	KUNIT_EXPECT_EQ(test, boosted, cap / 4 + cap / 2);
@@ -273,8 +416,9 @@ static struct kunit_case sched_placement_test_cases[] = {
 	KUNIT_CASE(runnable_boost_test),
 	KUNIT_CASE_PARAM(sis_idle_scan_depth_test, sis_depth_gen_params),
 	KUNIT_CASE_PARAM(util_fits_remaining_test, fit_gen_params),
+	KUNIT_CASE_PARAM(select_idle_sibling_order_test, sis_order_gen_params),
 #ifdef CONFIG_NUMA
-	KUNIT_CASE_PARAM(numa_imb_pinned_cap_test, numa_cap_gen_params),
+	KUNIT_CASE_PARAM(task_numa_imb_nr_test, numa_imb_gen_params),
 	KUNIT_CASE(task_cpus_in_group_test),
 #endif
 	{}
