@@ -33,7 +33,7 @@ STRESS_PRESET ?= 2s4llc
 STRESS_SECS ?= 1200
 export PRESET
 
-.PHONY: all main deps tree export kernel vm series kselftest bench base-vs-series stress check tools clean
+.PHONY: all main deps deps-auto tree export kernel vm series kselftest bench base-vs-series stress check tools clean
 
 all: main
 
@@ -43,7 +43,14 @@ main: tools
 deps:
 	@scripts/deps.sh
 
-tree:
+# Every target that needs the host's tools checks them first: silent and a
+# single dpkg query when all is installed, else it installs what is missing
+# as make deps does (root or sudo), or says what to install. So `make` and
+# `make check` work on a fresh Debian machine without a `make deps` first.
+deps-auto:
+	@DEPS_AUTO=1 scripts/deps.sh
+
+tree: | deps-auto
 	@scripts/mktree.sh
 
 export:
@@ -72,17 +79,17 @@ stress: tree
 
 tools: build/bin/stats build/bin/sp-stress
 
-build/bin/sp-stress: stress/sp-stress.c
+build/bin/sp-stress: stress/sp-stress.c | deps-auto
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
 
-build/bin/stats: bench/stats.c
+build/bin/stats: bench/stats.c | deps-auto
 	@mkdir -p $(@D)
 	@echo '#include <gsl/gsl_cdf.h>' | gcc -E - >/dev/null 2>&1 || \
 		{ echo "error: GSL headers not found; run 'make deps' (installs libgsl-dev)" >&2; exit 1; }
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lgsl -lgslcblas -lm
 
-check:
+check: | deps-auto
 	@scripts/check.sh
 
 clean:

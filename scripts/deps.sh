@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Install the host packages the harness needs, idempotently. Needs root (or sudo).
+# Install the host packages the harness needs, idempotently. Needs root (or
+# sudo) only when something is missing; with everything installed it is a
+# dpkg query per package, so every make target that needs the host's tools
+# runs it first (DEPS_AUTO=1: quiet when nothing is missing, and on a
+# system without dpkg it leaves the tools to the user).
 # virtme-ng 1.41 is not in bookworm: its architecture-all .deb comes from sid
 # through a private apt state (the system's apt setup is not touched), and then
 # installs with bookworm's own dependencies.
+# APT_GET, DPKG_QUERY and SUDO name other binaries (for the tests).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -10,28 +15,54 @@ pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils ccache g
 	qemu-system-x86 rt-tests linux-perf numactl udev gnuplot-nox busybox-static
 	python3-ply python3-git libgsl-dev)
 VNG_VERSION=1.41-1
+APT_GET=${APT_GET:-apt-get}
+DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
+auto=${DEPS_AUTO:-}
 
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
-command -v apt-get >/dev/null || die "apt-get not found: 'make deps' needs Debian or Ubuntu; install by hand: ${pkgs[*]} virtme-ng"
-
+if ! command -v "$DPKG_QUERY" >/dev/null; then
+	[ -z "$auto" ] || exit 0
+	die "$DPKG_QUERY not found: 'make deps' needs Debian or Ubuntu; install by hand: ${pkgs[*]} virtme-ng $VNG_VERSION"
+fi
+# One query for all: a package dpkg does not know is left out of its output.
+declare -A ok=()
+while read -r p v st; do
+	case $st in *' ok installed') ok[$p]=$v ;; esac
+done < <("$DPKG_QUERY" -W -f '${Package} ${Version} ${Status}\n' "${pkgs[@]}" virtme-ng 2>/dev/null || true)
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+	[ -n "${ok[$p]:-}" ] || missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-	note "installing ${missing[*]}"
-	$SUDO apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${missing[@]}" >/dev/null
+vng_missing=
+[ "${ok[virtme-ng]:-}" = "$VNG_VERSION" ] || vng_missing=1
+if [ ${#missing[@]} = 0 ] && [ -z "$vng_missing" ]; then
+	[ -n "$auto" ] || note "deps: all installed (virtme-ng $VNG_VERSION)"
+	exit 0
 fi
 
-if [ "$(dpkg-query -W -f '${Version}' virtme-ng 2>/dev/null)" != "$VNG_VERSION" ]; then
+what="${missing[*]}${vng_missing:+ virtme-ng=$VNG_VERSION}"
+what=${what# }
+command -v "$APT_GET" >/dev/null ||
+	die "missing host packages: $what; $APT_GET not found: install them by hand (the harness needs Debian or Ubuntu's apt to do it)"
+if [ "$(id -u)" = 0 ]; then
+	SUDO=${SUDO:-}
+else
+	SUDO=${SUDO:-sudo}
+	command -v "$SUDO" >/dev/null ||
+		die "missing host packages: $what; installing them needs root: run 'sudo make deps' (or as root: make deps)"
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	note "installing ${missing[*]}"
+	$SUDO "$APT_GET" update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive $SUDO "$APT_GET" install -y -q "${missing[@]}" >/dev/null
+fi
+if [ -n "$vng_missing" ]; then
 	note "installing virtme-ng $VNG_VERSION from sid"
 	apt=$CACHE/apt-sid
 	private_apt "$apt" sid
 	mkdir -p "$apt/deb"
-	apt-get "${APT_OPTS[@]}" update >/dev/null
-	(cd "$apt/deb" && rm -f ./*.deb && apt-get "${APT_OPTS[@]}" download "virtme-ng=$VNG_VERSION" >/dev/null)
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "$apt"/deb/virtme-ng_*.deb >/dev/null
+	"$APT_GET" "${APT_OPTS[@]}" update >/dev/null
+	(cd "$apt/deb" && rm -f ./*.deb && "$APT_GET" "${APT_OPTS[@]}" download "virtme-ng=$VNG_VERSION" >/dev/null)
+	DEBIAN_FRONTEND=noninteractive $SUDO "$APT_GET" install -y -q "$apt"/deb/virtme-ng_*.deb >/dev/null
 fi
-note "deps: all installed ($(vng --version))"
+note "deps: installed $what"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make series`: the mail-ready series in out/series/ from build/linux:
 # 0000-cover-letter.patch (text from series/cover-letter, the cost of the
-# series in vmlinux by bloat-o-meter, base-commit:) and one patch per commit,
+# series in vmlinux by bloat-o-meter, the base: base-commit: for a tree with
+# history, the Debian release for the pinned base) and one patch per commit,
 # new files included. Then checks that `git am` of it onto a clean base gives
 # exactly the tree of build/linux.
 #
@@ -87,7 +88,18 @@ done
 changed=$(git -C "$tmp/sign.git" diff --name-only "$head" "$parent")
 [ -z "$changed" ] || [ "$changed" = MAINTAINERS ] ||
 	die "signing the series changed more than MAINTAINERS: $changed"
-git -C "$tmp/sign.git" format-patch -q --cover-letter --base="$base" --no-signature \
+# base-commit: names the base for b4 and the 0-day bot, which fetch it from
+# a public tree. A KSRC= tree with history has such a commit. The pinned
+# base is a tarball imported without history: its commit exists only here,
+# so it is not given, and the cover letter names the release instead.
+if git -C "$tree" rev-parse -q --verify "$base^" >/dev/null; then
+	baseopt=(--base="$base")
+	basetext=""
+else
+	baseopt=()
+	basetext="Base: Linux $(base_get VERSION) as Debian ships it ($(base_get PACKAGE) $(base_get PKG_VERSION), the release with Debian's patches applied), imported without history, so no base-commit: is given."
+fi
+git -C "$tmp/sign.git" format-patch -q --cover-letter "${baseopt[@]}" --no-signature \
 	-o "$tmp/out" "$base..$parent"
 # Nothing of a placeholder identity may reach the mail: every address in
 # it (headers, folded or not, trailers, MAINTAINERS lines) must be one that
@@ -100,10 +112,12 @@ bad=$(grep -ohE '[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+' "$tmp"/out/*.patch | sort -u 
 [ -z "$bad" ] || die "addresses that cannot receive mail are still in the series: $bad"
 subject=$(head -n1 "$TOP/series/cover-letter")
 cover=$(ls "$tmp"/out/0000-*.patch)
-python3 - "$cover" "$TOP/series/cover-letter" "$subject" "$bloat" <<'PY'
-import sys
-cover, src, subject, bloat = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+python3 - "$cover" "$TOP/series/cover-letter" "$subject" "$bloat" "$basetext" <<'PY'
+import sys, textwrap
+cover, src, subject, bloat, basetext = sys.argv[1:6]
 text = open(src).read().split('\n', 1)[1].strip('\n')
+if basetext:
+    text += '\n\n' + textwrap.fill(basetext, 72)
 text += ('\n\nCost in vmlinux with every default untouched (VM config, x86_64,'
          ' scripts/bloat-o-meter base -> series):\n\n'
          + '\n'.join('  ' + l for l in bloat.splitlines()))

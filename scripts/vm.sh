@@ -211,6 +211,7 @@ expected >"$run/expected"
 # and SIGINT, SIGTERM or SIGHUP to us stops it (timeout passes the signal to
 # its whole group) before the EXIT trap removes the run directory.
 boot() {
+	local i
 	rc=0 guest= tailer=
 	trap 'stop_guest INT' INT
 	trap 'stop_guest TERM' TERM
@@ -226,6 +227,14 @@ boot() {
 	tailer=$!
 	wait "$guest" || rc=$?
 	guest=
+	# tail sees the guest gone at its next poll (0.5 s), reads the rest and
+	# exits. Should the PID have been reused by then, it would follow the
+	# file forever: stop it after 5 s, long after that last read.
+	for ((i = 0; i < 25; i++)); do
+		kill -0 "$tailer" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill "$tailer" 2>/dev/null || true
 	wait "$tailer" || true
 	tailer=
 	trap - INT TERM HUP

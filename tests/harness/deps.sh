@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The deps step that every make target runs first: silent and cheap when all
+# is installed, installs exactly what is missing, and names the fix when it
+# cannot. dpkg-query and apt-get are stand-ins; nothing is installed.
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
+D=$TOP/scripts/deps.sh
+# A dpkg-query that knows every package asked for but those in $MISSING.
+cat >"$t/dpkg-query" <<'SH'
+#!/bin/sh
+shift 3
+for p; do
+	case " $MISSING " in *" $p "*) continue ;; esac
+	v=1.0; [ "$p" = virtme-ng ] && v=1.41-1
+	echo "$p $v install ok installed"
+done
+SH
+# An apt-get that records what it was asked.
+printf '#!/bin/sh\necho "$*" >>"%s/apt.log"\n' "$t" >"$t/apt-get"
+chmod +x "$t/dpkg-query" "$t/apt-get"
+export DPKG_QUERY=$t/dpkg-query SUDO=
+
+# All installed: nothing printed in auto mode, apt never called.
+out=$(MISSING= DEPS_AUTO=1 APT_GET=$t/apt-get "$D" 2>&1) || fail "all installed: exit $?: $out"
+[ -z "$out" ] || fail "all installed: auto mode printed: $out"
+[ ! -e "$t/apt.log" ] || fail "all installed: apt-get was called: $(cat "$t/apt.log")"
+echo "# all installed: silent, no apt-get"
+
+# One package missing: installed, and only it.
+out=$(MISSING=ccache DEPS_AUTO=1 APT_GET=$t/apt-get "$D" 2>&1) || fail "ccache missing: exit $?: $out"
+grep -qx 'install -y -q ccache' "$t/apt.log" || fail "ccache missing: apt-get got: $(cat "$t/apt.log")"
+echo "# one missing: apt-get $(tail -n1 "$t/apt.log")"
+
+# Missing and no apt: the error names the packages.
+MISSING="ccache gnuplot-nox" APT_GET=/nonexistent/apt-get \
+	expect_error 1 'missing host packages: ccache gnuplot-nox; .*install them by hand' -- "$D"
+# No dpkg at all: make goes on in auto mode; make deps says what to install.
+out=$(DPKG_QUERY=/nonexistent/dpkg-query DEPS_AUTO=1 "$D" 2>&1) || fail "no dpkg, auto: exit $?: $out"
+DPKG_QUERY=/nonexistent/dpkg-query expect_error 1 'needs Debian or Ubuntu; install by hand: build-essential' -- "$D"
