@@ -32,10 +32,11 @@ missing=()
 for p in "${pkgs[@]}"; do
 	[ -n "${ok[$p]:-}" ] || missing+=("$p")
 done
+# virtme-ng: $VNG_VERSION or newer (an older one lacks what vm.sh uses).
 vng_missing=
-[ "${ok[virtme-ng]:-}" = "$VNG_VERSION" ] || vng_missing=1
+[ -n "${ok[virtme-ng]:-}" ] && dpkg --compare-versions "${ok[virtme-ng]}" ge "$VNG_VERSION" || vng_missing=1
 if [ ${#missing[@]} = 0 ] && [ -z "$vng_missing" ]; then
-	[ -n "$auto" ] || note "deps: all installed (virtme-ng $VNG_VERSION)"
+	[ -n "$auto" ] || note "deps: all installed (virtme-ng ${ok[virtme-ng]})"
 	exit 0
 fi
 
@@ -44,9 +45,9 @@ what=${what# }
 command -v "$APT_GET" >/dev/null ||
 	die "missing host packages: $what; $APT_GET not found: install them by hand (the harness needs Debian or Ubuntu's apt to do it)"
 if [ "$(id -u)" = 0 ]; then
-	SUDO=${SUDO:-}
+	SUDO=${SUDO-}
 else
-	SUDO=${SUDO:-sudo}
+	SUDO=${SUDO-sudo}
 	command -v "$SUDO" >/dev/null ||
 		die "missing host packages: $what; installing them needs root: run 'sudo make deps' (or as root: make deps)"
 fi

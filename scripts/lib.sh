@@ -126,6 +126,23 @@ base_kernel() {
 }
 
 # The sched_placement KUnit suite's TAP from a guest's dmesg (timestamps cut).
+# base_origin TREE: where the base (refs/sp/base) of TREE came from. "history":
+# a commit with parents, so one of a public history (a KSRC= git tree).
+# "pinned": the history-less import of the pinned Debian tarball, which has
+# that import's subject. "unknown": any other commit without parents (a
+# shallow clone, a tree the user committed in one go).
+base_origin() {
+	local b
+	b=$(git -C "$1" rev-parse refs/sp/base)
+	if git -C "$1" rev-parse -q --verify "$b^" >/dev/null; then
+		echo history
+	elif [ "$(git -C "$1" log -1 --format=%s "$b")" = "Linux $(base_get VERSION) ($(base_get PACKAGE) $(base_get PKG_VERSION))" ]; then
+		echo pinned
+	else
+		echo unknown
+	fi
+}
+
 kunit_suite_tap() {
 	sed -E 's/^\[ *[0-9.]+\] //' "$1" 2>/dev/null |
 		sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p'

@@ -91,14 +91,15 @@ changed=$(git -C "$tmp/sign.git" diff --name-only "$head" "$parent")
 # base-commit: names the base for b4 and the 0-day bot, which fetch it from
 # a public tree. A KSRC= tree with history has such a commit. The pinned
 # base is a tarball imported without history: its commit exists only here,
-# so it is not given, and the cover letter names the release instead.
-if git -C "$tree" rev-parse -q --verify "$base^" >/dev/null; then
-	baseopt=(--base="$base")
-	basetext=""
-else
-	baseopt=()
-	basetext="Base: Linux $(base_get VERSION) as Debian ships it ($(base_get PACKAGE) $(base_get PKG_VERSION), the release with Debian's patches applied), imported without history, so no base-commit: is given."
-fi
+# so it is not given, and the cover letter names the release instead. A
+# history-less tree of the user's (a shallow clone, an imported tarball)
+# is named neither way: nothing says what it is.
+baseopt=() basetext=""
+case $(base_origin "$tree") in
+history) baseopt=(--base="$base") ;;
+pinned) basetext="Base: Linux $(base_get VERSION) as Debian ships it ($(base_get PACKAGE) $(base_get PKG_VERSION), the release with Debian's patches applied), imported without history, so no base-commit: is given." ;;
+*) note "the base $(git -C "$tree" rev-parse --short "$base") has no history: no base-commit: in the cover letter; name the base in series/cover-letter" ;;
+esac
 git -C "$tmp/sign.git" format-patch -q --cover-letter "${baseopt[@]}" --no-signature \
 	-o "$tmp/out" "$base..$parent"
 # Nothing of a placeholder identity may reach the mail: every address in

@@ -204,12 +204,14 @@ mail() {
 	# with history); the history-less pinned base is named in the cover
 	# letter instead.
 	p=$d/series/0000-cover-letter.patch
-	if git -C "$tree" rev-parse -q --verify "$base^" >/dev/null; then
-		grep -qx "base-commit: $base" "$p" || { echo "# the cover letter lacks base-commit: $base"; bad=1; }
-	else
+	case $(base_origin "$tree") in
+	history) grep -qx "base-commit: $base" "$p" || { echo "# the cover letter lacks base-commit: $base"; bad=1; } ;;
+	*)
 		! grep -q '^base-commit:' "$p" || { echo "# the cover letter gives base-commit: $base, which exists only here"; bad=1; }
-		grep -q "^Base: Linux $(base_get VERSION) as Debian ships it" "$p" || { echo "# the cover letter does not name the base"; bad=1; }
-	fi
+		[ "$(base_origin "$tree")" != pinned ] || grep -q "^Base: Linux $(base_get VERSION) as Debian ships it" "$p" ||
+			{ echo "# the cover letter does not name the pinned base"; bad=1; }
+		;;
+	esac
 	[ "$bad" = 0 ] && echo "# $(ls "$d"/series | wc -l) files From: and signed off by $name <$email>; the base named in the cover letter"
 	return "$bad"
 }

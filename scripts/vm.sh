@@ -234,7 +234,7 @@ boot() {
 		kill -0 "$tailer" 2>/dev/null || break
 		sleep 0.2
 	done
-	kill "$tailer" 2>/dev/null || true
+	((i < 25)) || kill "$tailer" 2>/dev/null || true
 	wait "$tailer" || true
 	tailer=
 	trap - INT TERM HUP

@@ -11,7 +11,7 @@ cat >"$t/dpkg-query" <<'SH'
 shift 3
 for p; do
 	case " $MISSING " in *" $p "*) continue ;; esac
-	v=1.0; [ "$p" = virtme-ng ] && v=1.41-1
+	v=1.0; [ "$p" = virtme-ng ] && v=${VNG_V:-1.41-1}
 	echo "$p $v install ok installed"
 done
 SH
@@ -25,6 +25,11 @@ out=$(MISSING= DEPS_AUTO=1 APT_GET=$t/apt-get "$D" 2>&1) || fail "all installed:
 [ -z "$out" ] || fail "all installed: auto mode printed: $out"
 [ ! -e "$t/apt.log" ] || fail "all installed: apt-get was called: $(cat "$t/apt.log")"
 echo "# all installed: silent, no apt-get"
+
+# A newer virtme-ng counts as installed; an older one is replaced.
+out=$(VNG_V=1.50-1 DEPS_AUTO=1 APT_GET=$t/apt-get "$D" 2>&1) || fail "virtme-ng 1.50: exit $?: $out"
+[ ! -e "$t/apt.log" ] || fail "virtme-ng 1.50 is newer than 1.41-1, yet apt-get was called: $(cat "$t/apt.log")"
+VNG_V=1.30-1 APT_GET=/nonexistent/apt-get expect_error 1 'missing host packages: virtme-ng=1.41-1' -- "$D"
 
 # One package missing: installed, and only it.
 out=$(MISSING=ccache DEPS_AUTO=1 APT_GET=$t/apt-get "$D" 2>&1) || fail "ccache missing: exit $?: $out"

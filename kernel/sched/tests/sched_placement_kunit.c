@@ -101,30 +101,38 @@ static void util_fits_remaining_test(struct kunit *test)
 					    c->task_util, c->capacity));
 }
 
+/*
+ * Sets or clears a sched feature for the whole system, as a write to
+ * /sys/kernel/debug/sched/features does (sched_feat_write() holds
+ * cpus_read_lock() around the same two steps).
+ */
 static void set_feat(unsigned int nr, bool on)
 {
+	cpus_read_lock();
 	if (on)
 		sysctl_sched_features |= BIT_ULL(nr);
 	else
 		sysctl_sched_features &= ~BIT_ULL(nr);
 #ifdef CONFIG_JUMP_LABEL
 	if (on)
-		static_key_enable(&sched_feat_keys[nr]);
+		static_key_enable_cpuslocked(&sched_feat_keys[nr]);
 	else
-		static_key_disable(&sched_feat_keys[nr]);
+		static_key_disable_cpuslocked(&sched_feat_keys[nr]);
 #endif
+	cpus_read_unlock();
 }
 
 /*
  * select_idle_sibling() when neither target nor prev is idle, so that the
  * wakeup switches decide. Both CPUs share an LLC; for the length of the
- * call their runqueue locks are held and their nr_running and util_est
- * replaced by the case's values, which makes each of them busy to
- * choose_idle_cpu() (idle_cpu() tests nr_running) and gives the fit its
- * inputs, whatever the CPUs really run. The values are put back before
- * the locks are dropped; lockless readers elsewhere may see them for the
- * length of one call. Only cases that end before the LLC scan are here:
- * the scan's answer depends on what the other CPUs of the LLC run.
+ * call their runqueue locks are held and their nr_running, h_nr_idle and
+ * util_est replaced by the case's values, which makes each of them busy
+ * to choose_idle_cpu() (idle_cpu() tests nr_running, sched_idle_cpu()
+ * compares it with h_nr_idle, here 0) and gives the fit its inputs,
+ * whatever the CPUs really run. The values are put back before the locks
+ * are dropped; lockless readers elsewhere may see them for the length of
+ * one call. Only cases that end before the LLC scan are here: the scan's
+ * answer depends on what the other CPUs of the LLC run.
  */
 struct sis_order_case {
 	const char *name;
@@ -135,9 +143,10 @@ struct sis_order_case {
 };
 
 /*
- * Both CPUs run one task and carry a light util_est (100 + a task of 100,
- * which fits any capacity above 250): each has room, so the order decides.
- * A CPU with a task queued (nr_running 2) has none.
+ * Both CPUs run one task and carry a light util_est, an eighth of the
+ * smaller capacity of the two, and so does the task: a quarter of the
+ * capacity fits in either, with room to spare above the 20% margin, so
+ * the order decides. A CPU with a task queued (nr_running 2) has no room.
  */
 static const struct sis_order_case sis_order_cases[] = {
 	{ "both fit: target first",		false, false, 1, 1, false },
@@ -155,7 +164,8 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
 	bool bias_was = sched_feat(SELECT_BIAS_PREV);
 	unsigned int flips_was = current->wakee_flips;
-	unsigned int prev_nr, target_nr, prev_ue, target_ue;
+	unsigned int prev_nr, target_nr, prev_ue, target_ue, prev_idle, target_idle;
+	unsigned long light;
 	int prev = -1, target, cpu, got;
 	struct rq *prq, *trq;
 	struct task_struct *p;
@@ -165,6 +175,9 @@ static void select_idle_sibling_order_test(struct kunit *test)
 		kunit_skip(test, "asymmetric capacity: the switches do not act");
 	if (!sched_feat(UTIL_EST))
 		kunit_skip(test, "UTIL_FITS_CAPACITY needs UTIL_EST");
+	/* A per-CPU kthread waking a task of its own CPU gets that CPU. */
+	if (is_per_cpu_kthread(current))
+		kunit_skip(test, "runs in a per-CPU kthread");
 	target = cpumask_first(cpu_online_mask);
 	for_each_online_cpu(cpu) {
 		if (cpu != target && cpus_share_cache(cpu, target)) {
@@ -180,7 +193,8 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	p->cpus_ptr = cpu_possible_mask;
 	p->nr_cpus_allowed = nr_cpu_ids;
 	p->recent_used_cpu = prev;	/* no third candidate */
-	p->se.avg.util_est = 100;
+	light = min(capacity_of(prev), capacity_of(target)) / 8;
+	p->se.avg.util_est = light;
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	p->se.cfs_rq = &cpu_rq(prev)->cfs;
 #endif
@@ -190,29 +204,35 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
 	prq = cpu_rq(prev);
 	trq = cpu_rq(target);
-	/* Only wakeups by current change its count: none until restored. */
-	current->wakee_flips = c->pair ? 0 : 8;
 	local_irq_save(flags);
+	/* Wakeups by current change its count; none until it is restored. */
+	current->wakee_flips = c->pair ? 0 : 8;
 	double_rq_lock(prq, trq);
 	prev_nr = prq->nr_running;
 	target_nr = trq->nr_running;
+	prev_idle = prq->cfs.h_nr_idle;
+	target_idle = trq->cfs.h_nr_idle;
 	prev_ue = prq->cfs.avg.util_est;
 	target_ue = trq->cfs.avg.util_est;
 	prq->nr_running = c->prev_nr;
 	trq->nr_running = c->target_nr;
-	prq->cfs.avg.util_est = 100;
-	trq->cfs.avg.util_est = 100;
+	prq->cfs.h_nr_idle = 0;
+	trq->cfs.h_nr_idle = 0;
+	prq->cfs.avg.util_est = light;
+	trq->cfs.avg.util_est = light;
 	scoped_guard (rcu)
 		got = select_idle_sibling(p, prev, target);
 	prq->nr_running = prev_nr;
 	trq->nr_running = target_nr;
+	prq->cfs.h_nr_idle = prev_idle;
+	trq->cfs.h_nr_idle = target_idle;
 	prq->cfs.avg.util_est = prev_ue;
 	trq->cfs.avg.util_est = target_ue;
 	double_rq_unlock(prq, trq);
+	current->wakee_flips = flips_was;
 	local_irq_restore(flags);
 	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
-	current->wakee_flips = flips_was;
 
 	KUNIT_EXPECT_EQ(test, c->want_prev ? prev : target, got);
 }
