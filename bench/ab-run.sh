@@ -11,7 +11,10 @@
 # Side A runs with every FEATURE set, side B with every NO_FEATURE (a list
 # compares the switches together against none of them), alternating ABAB... so
 # that drift hits both sides alike. The first WARMUP pairs are discarded.
-# Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats.
+# Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats:
+# perf stat's migrations, context switches and CPUs used, the workload's
+# own time (hackbench, perf bench), and any "sp-metric: NAME VALUE" line
+# it prints (bench/latency.sh).
 # The features file is restored on exit, whatever happens.
 set -euo pipefail
 feat="" side="" reps=5 warm=1
@@ -56,9 +59,11 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	awk -F, -v s="$1" '$3=="cpu-migrations"{print s, "migrations", $1}
 		$3=="context-switches"{print s, "ctxsw", $1}
 		$3=="task-clock"{print s, "cpus_utilised", $6}' "$tmp"
-	# hackbench and perf bench print their own elapsed time.
+	# hackbench and perf bench print their own elapsed time; a workload of
+	# ours (bench/latency.sh) prints "sp-metric: NAME VALUE" lines.
 	echo "$out" | awk -v s="$1" '/^Time:/{print s, "time_s", $2}
-		/Total time:/{print s, "time_s", $3}'
+		/Total time:/{print s, "time_s", $3}
+		/^sp-metric: [a-z0-9_]+ [-0-9.]+$/{print s, $2, $3}'
 }
 cmd=("$@")
 # Progress on stderr: a long sweep says where it is and how long it has left.

@@ -9,6 +9,8 @@
 # Sets: both-gN (UTIL_FITS_CAPACITY and SELECT_BIAS_PREV together against
 # neither: hackbench of N groups of 20 with 100-byte messages, the original
 # posting's load, leaving CPUs idle for small N), both-pipe (the same, 1:1),
+# lat-gN (the same switches: cyclictest's wakeup latency, p50, p99 and max,
+# next to that hackbench of N groups; bench/latency.sh, LAT_SECS a run),
 # fit-gN and pair-gN (that hackbench for UTIL_FITS_CAPACITY alone, and for
 # SELECT_BIAS_PREV on top of it),
 # fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
@@ -82,6 +84,9 @@ for s in "${sets[@]}"; do
 		one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench ${s#pair-g} groups" SELECT_BIAS_PREV \
 			UTIL_FITS_CAPACITY hackbench -g "${s#pair-g}" $HB_ORIG ;;
 	both-pipe) one "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
-	*) echo "error: unknown set '$s' (both-gN both-pipe fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
+	lat-g[0-9]*)
+		one "both wakeup switches, cyclictest next to hackbench ${s#lat-g} groups" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" "$here/latency.sh" "${LAT_SECS:-10}" -g "${s#lat-g}" $HB_ORIG ;;
+	*) echo "error: unknown set '$s' (both-gN both-pipe lat-gN fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
 	esac
 done
