@@ -39,7 +39,7 @@ struct side {
 struct metric {
 	char name[64];
 	struct side s[2];	/* 0 = A, 1 = B */
-	double chg, cva, cvb, ratio;	/* as printed in the Amean row */
+	double chg, cva, cvb, ratio, mb;	/* as printed in the Amean row */
 };
 
 static struct metric metrics[MAX_METRICS];
@@ -188,6 +188,7 @@ int main(int argc, char **argv)
 		m->cva = cva;
 		m->cvb = cvb;
 		m->ratio = mb ? ma / mb : 0;
+		m->mb = mb;
 		printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% ",
 		       m->name, mb, cvb, ma, cva, chg);
 		if (isnan(p))
@@ -214,6 +215,11 @@ int main(int argc, char **argv)
 		if (!m->name[0])
 			continue;
 		w = printf("  %s%s%s", rcase ? rcase : "", rcase ? " " : "", m->name);
+		if (!m->mb) {	/* no ratio to a mean of 0 */
+			printf("%*s    - [%6s](%6.2f)       - [%6s](%6.2f)\n", w < 26 ? 26 - w : 0, "",
+			       "-", m->cvb, "-", m->cva);
+			continue;
+		}
 		printf("%*s 1.00 [%6.2f](%6.2f)   %5.2f [%6.2f](%6.2f)\n", w < 26 ? 26 - w : 0, "",
 		       0.0, m->cvb, m->ratio, m->chg, m->cva);
 	}

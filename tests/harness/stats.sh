@@ -15,6 +15,10 @@ echo "$out" | grep -qE '^Amean time_s +2\.0000 \(  5\.00%\) +1\.0000 \( 10\.00%\
 echo "$out" | grep -qE '^Amean m +11\.0000 .* +11\.0000 .* +0\.00% +1\.0000 $' || fail "m row wrong (no change, p 1, not significant)"
 echo "$out" | grep -qE '^  4-groups time_s +1\.00 \[  0\.00\]\(  5\.00\)   +0\.50 \[ 50\.00\]\( 10\.00\)$' || fail "normalized time_s row wrong"
 grep -qx 'time_s,A,3,1,10.00,50.00,0.000255,1' "$t/csv" || fail "CSV row wrong: $(cat "$t/csv")"
+# A side whose mean is 0 (no sample past cyclictest's histogram, say) has no
+# ratio: its normalized row says so instead of printing 0.00.
+out=$(printf 'A over 0\nB over 0\nA over 0\nB over 0\n' | "$S" -m 2)
+echo "$out" | grep -qE '^  over +- \[     -\]\(  0\.00\) +- \[     -\]\(  0\.00\)$' || fail "zero-mean normalized row wrong: $out"
 # Unequal sizes and variances: Welch's df is 5.52, p 0.0691: not significant.
 out=$(printf 'A x 1\nA x 2\nA x 3\nA x 4\nB x 2\nB x 4\nB x 6\nB x 8\nB x 10\n' | "$S")
 echo "$out" | grep -qE '^Amean x .* 58\.33% +0\.0691 $' || fail "Welch row wrong: $out"
