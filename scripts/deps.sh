@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the host packages the harness needs, idempotently. Needs root (or
-# sudo) only when something is missing; with everything installed it is a
-# dpkg query per package, so every make target that needs the host's tools
+# sudo) only when something is missing; with everything installed it is one
+# dpkg query for all packages, so every make target that needs the host's tools
 # runs it first (DEPS_AUTO=1: quiet when nothing is missing, and on a
 # system without dpkg it leaves the tools to the user).
 # virtme-ng 1.41 is not in bookworm: its architecture-all .deb comes from sid

@@ -125,7 +125,6 @@ base_kernel() {
 	echo "$k"
 }
 
-# The sched_placement KUnit suite's TAP from a guest's dmesg (timestamps cut).
 # base_origin TREE: where the base (refs/sp/base) of TREE came from. "history":
 # a commit with parents, so one of a public history (a KSRC= git tree).
 # "pinned": the history-less import of the pinned Debian tarball, which has
@@ -143,6 +142,7 @@ base_origin() {
 	fi
 }
 
+# The sched_placement KUnit suite's TAP from a guest's dmesg (timestamps cut).
 kunit_suite_tap() {
 	sed -E 's/^\[ *[0-9.]+\] //' "$1" 2>/dev/null |
 		sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p'

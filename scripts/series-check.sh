@@ -177,7 +177,7 @@ w1() {
 # sender is git's own test identity; the output is thrown away, so out/series
 # only ever holds what `make series` wrote for a real sender.
 mail() {
-	local d name="A U Thor" email="author@example.com" p bad=0 id
+	local d name="A U Thor" email="author@example.com" p bad=0 id origin
 	d=$(mktemp -d "${TMPDIR:-/tmp}/sp-series.XXXXXX")
 	# shellcheck disable=SC2064
 	cleanup_on_exit "rm -rf '$d'"
@@ -204,11 +204,12 @@ mail() {
 	# with history); the history-less pinned base is named in the cover
 	# letter instead.
 	p=$d/series/0000-cover-letter.patch
-	case $(base_origin "$tree") in
+	origin=$(base_origin "$tree")
+	case $origin in
 	history) grep -qx "base-commit: $base" "$p" || { echo "# the cover letter lacks base-commit: $base"; bad=1; } ;;
 	*)
 		! grep -q '^base-commit:' "$p" || { echo "# the cover letter gives base-commit: $base, which exists only here"; bad=1; }
-		[ "$(base_origin "$tree")" != pinned ] || grep -q "^Base: Linux $(base_get VERSION) as Debian ships it" "$p" ||
+		[ "$origin" != pinned ] || grep -q "^Base: Linux $(base_get VERSION) as Debian ships it" "$p" ||
 			{ echo "# the cover letter does not name the pinned base"; bad=1; }
 		;;
 	esac
