@@ -11,7 +11,8 @@
 #   vm-alone tests whose guest timing must not compete with another guest
 #            (the kselftest migration counts), one at a time, after the rest
 # CHECK_ONLY=REGEX runs only the tests whose name (as printed) matches, e.g.
-# CHECK_ONLY='^vm: ' or CHECK_ONLY=kselftest.
+# CHECK_ONLY='^vm: ' or CHECK_ONLY=kselftest. A VM test brings the kernel
+# step with it (it boots that kernel).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -33,11 +34,14 @@ report() {
 	[ "$2" = 0 ] || sed 's/^/# /' "$3" | tail -n 25
 }
 selected() { [[ $1 =~ ${CHECK_ONLY:-.} ]]; }
-# run NAME CMD...: run now, report
+# run [-f] NAME CMD...: run now, report; -f runs it even when CHECK_ONLY
+# does not select it
 run() {
-	local name=$1 rc=0 t0=$SECONDS
+	local force= rc=0 t0=$SECONDS name
+	[ "$1" != -f ] || { force=1; shift; }
+	name=$1
 	shift
-	selected "$name" || return 0
+	[ -n "$force" ] || selected "$name" || return 0
 	"$@" >"$res/log" 2>&1 || rc=$?
 	echo $((SECONDS - t0)) >"$res/log.secs"
 	report "$name" "$rc" "$res/log"
@@ -69,7 +73,18 @@ run "tree: assemble build/linux, export round trip changes nothing" round_trip
 run "series: checkpatch.pl --strict clean" "$TOP/scripts/series-check.sh" checkpatch
 run "series: MAINTAINERS entry covers our files, not fair.c" "$TOP/scripts/series-check.sh" maintainers
 run "series: every commit builds (bisectable)" "$TOP/scripts/series-check.sh" bisect
-run "kernel: build the VM kernel (configs/vm.config)" "$TOP/scripts/build-kernel.sh"
+# The VM tests boot the kernel in build/: when CHECK_ONLY selects any of
+# them, this step runs too, so that they never test a kernel older than the
+# repo (make tree is a no-op when the series did not change).
+vm_selected=
+for t in "$TOP"/tests/vm/*.sh; do
+	selected "vm: $(basename "$t" .sh)" && vm_selected=-f
+done
+for t in "$TOP"/tests/vm-alone/*.sh; do
+	selected "vm: $(basename "$t" .sh) (alone)" && vm_selected=-f
+done
+kernel_step() { "$TOP/scripts/mktree.sh" >/dev/null && "$TOP/scripts/build-kernel.sh"; }
+run $vm_selected "kernel: build the VM kernel (configs/vm.config)" kernel_step
 run "series: make W=1 kernel/sched/ adds no warnings over the base (VM config, less SCHEDSTATS, less NUMA)" "$TOP/scripts/series-check.sh" w1
 run "series: make series (cover letter, bloat-o-meter, signed off by the sender, no placeholder identity), git am reproduces the tree" "$TOP/scripts/series-check.sh" mail
 
