@@ -14,7 +14,7 @@
 # Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats:
 # perf stat's migrations, context switches and CPUs used, the workload's
 # own time (hackbench, perf bench), and any "sp-metric: NAME VALUE" line
-# it prints (bench/latency.sh).
+# it prints (bench/latency.sh, bench/tbench.sh).
 # The features file is restored on exit, whatever happens.
 set -euo pipefail
 feat="" side="" reps=5 warm=1
@@ -60,7 +60,7 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 		$3=="context-switches"{print s, "ctxsw", $1}
 		$3=="task-clock"{print s, "cpus_utilised", $6}' "$tmp"
 	# hackbench and perf bench print their own elapsed time; a workload of
-	# ours (bench/latency.sh) prints "sp-metric: NAME VALUE" lines.
+	# ours (bench/latency.sh, tbench.sh) prints "sp-metric: NAME VALUE" lines.
 	echo "$out" | awk -v s="$1" '/^Time:/{print s, "time_s", $2}
 		/Total time:/{print s, "time_s", $3}
 		/^sp-metric: [a-z0-9_]+ [-0-9.]+$/{print s, $2, $3}'

@@ -11,6 +11,8 @@
 # posting's load, leaving CPUs idle for small N), both-pipe (the same, 1:1),
 # lat-gN (the same switches: cyclictest's wakeup latency, p50, p99 and max,
 # next to that hackbench of N groups; bench/latency.sh, LAT_SECS a run),
+# tbench-N (the same switches: tbench over loopback with N clients, the 1:1
+# load the original RFC lost on; bench/tbench.sh, TBENCH_SECS a run),
 # fit-gN and pair-gN (that hackbench for UTIL_FITS_CAPACITY alone, and for
 # SELECT_BIAS_PREV on top of it),
 # fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
@@ -87,6 +89,9 @@ for s in "${sets[@]}"; do
 	lat-g[0-9]*)
 		one "both wakeup switches, cyclictest next to hackbench ${s#lat-g} groups" \
 			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" "$here/latency.sh" "${LAT_SECS:-10}" -g "${s#lat-g}" $HB_ORIG ;;
-	*) echo "error: unknown set '$s' (both-gN both-pipe lat-gN fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
+	tbench-[1-9]*)
+		one "both wakeup switches, tbench ${s#tbench-} clients" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
+			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#tbench-}" ;;
+	*) echo "error: unknown set '$s' (both-gN both-pipe lat-gN tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
 	esac
 done

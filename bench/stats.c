@@ -6,7 +6,7 @@
  * prints them, and writes one row per metric: the arithmetic mean and the
  * coefficient of variation of each side, the change of A against B in percent
  * (positive = A is better; every metric we collect is lower-is-better except
- * cpus_utilised, which is higher-is-better), the two-sided p-value of Welch's
+ * cpus_utilised and throughputs, NAME_mbps, which are higher-is-better), the two-sided p-value of Welch's
  * t-test (Student's t distribution from GSL; "-" where a side has one run or
  * no spread to test against) and a '*' where p < 0.05. Then the same rows normalized to B, in the form the scheduler
  * reports on LKML use: "1.00 [ -0.00]( CV)  0.95 [  5.00]( CV)", the mean
@@ -101,7 +101,10 @@ static double p_value(const struct side *a, const struct side *b)
 
 static int higher_is_better(const char *name)
 {
-	return !strcmp(name, "cpus_utilised");
+	size_t n = strlen(name);
+
+	return !strcmp(name, "cpus_utilised") ||
+	       (n > 5 && !strcmp(name + n - 5, "_mbps"));
 }
 
 int main(int argc, char **argv)

@@ -12,7 +12,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils ccache git
-	qemu-system-x86 rt-tests linux-perf numactl udev gnuplot-nox busybox-static
+	qemu-system-x86 rt-tests dbench linux-perf numactl udev gnuplot-nox busybox-static
 	python3-ply python3-git libgsl-dev)
 VNG_VERSION=1.41-1
 APT_GET=${APT_GET:-apt-get}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# tbench (dbench's network benchmark) over loopback, as a workload for
+# ab-run.sh: the 1:1 pattern the original wakeup RFC lost on (each client
+# process talks to one server process, a sync wakeup each way). Starts
+# tbench_srv, runs SECONDS of tbench with CLIENTS clients against it, stops
+# the server, and prints "sp-metric: NAME VALUE" lines, which ab-run.sh
+# passes on: the throughput (MB/s, higher is better) and tbench's maximum
+# latency (ms). tbench's port is fixed (7003): a server already there is an
+# error, not a server to share.
+#
+#   tbench.sh SECONDS CLIENTS
+#
+# Needs CONFIG_SYSVIPC (dbench keeps its clients' state in SysV shared
+# memory) and loopback up. Under QEMU TCG the throughput is that of an
+# emulated machine: compare A with B, never with hardware.
+set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+[ $# = 2 ] && [[ $1 =~ ^[1-9][0-9]*$ && $2 =~ ^[1-9][0-9]*$ ]] ||
+	{ echo "usage: tbench.sh SECONDS CLIENTS (both positive integers)" >&2; exit 2; }
+secs=$1 clients=$2 port=7003
+for b in tbench tbench_srv; do
+	command -v "$b" >/dev/null || { echo "error: $b not found; install dbench (make deps)" >&2; exit 1; }
+done
+# IFF_UP is bit 0 of the interface flags.
+lo=/sys/class/net/lo/flags
+[ -r "$lo" ] && (($(<"$lo") & 1)) ||
+	{ echo "error: loopback is down or missing; bring it up (ip link set lo up) or boot with CONFIG_INET" >&2; exit 1; }
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+	echo "error: port $port is taken (another tbench_srv?); stop it first" >&2
+	exit 1
+fi
+d=$(mktemp -d)
+srv=
+# The server forks a child per client: it runs in a process group of its
+# own (setsid), so that stopping the group stops every child with it.
+cleanup_on_exit '[ -z "$srv" ] || kill -TERM -- "-$srv" 2>/dev/null; rm -rf "$d"'
+setsid tbench_srv >"$d/srv" 2>&1 &
+srv=$!
+# Wait for the server's socket rather than for a fixed time: a connection
+# that fails only means it is not listening yet.
+for ((i = 0; i < 100; i++)); do
+	kill -0 "$srv" 2>/dev/null || { echo "error: tbench_srv exited: $(cat "$d/srv")" >&2; exit 1; }
+	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+	sleep 0.1
+done
+((i < 100)) || { echo "error: tbench_srv is not listening on port $port after 10 s" >&2; exit 1; }
+tbench -t "$secs" "$clients" 127.0.0.1 >"$d/out" 2>&1 ||
+	{ echo "error: tbench $clients failed: $(tail -n 5 "$d/out")" >&2; exit 1; }
+awk '/^Throughput [0-9.]+ MB\/sec/ {
+		found = 1
+		if ($2 + 0 == 0) { print "error: tbench measured no throughput (too short a run?)" > "/dev/stderr"; exit 1 }
+		lat = $(NF - 1); sub(/^max_latency=/, "", lat)
+		printf "sp-metric: tbench_mbps %s\nsp-metric: tbench_maxlat_ms %s\n", $2, lat
+	}
+	END { if (!found) { print "error: tbench printed no throughput" > "/dev/stderr"; exit 1 } }' "$d/out"

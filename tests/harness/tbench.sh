@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench/tbench.sh, the tbench workload of make bench, on the host: its two
+# metrics in ab-run.sh's "sp-metric:" form, stats counting its throughput as
+# higher-is-better, and clear errors (bad arguments, the port taken, no
+# dbench) that leave no tbench_srv behind.
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d)
+srv=
+cleanup_on_exit '[ -z "$srv" ] || kill "$srv" 2>/dev/null; rm -rf "$t"'
+T=$TOP/bench/tbench.sh
+command -v tbench >/dev/null && command -v tbench_srv >/dev/null || fail "dbench missing; run make deps"
+if pgrep -x tbench_srv >/dev/null; then
+	fail "a tbench_srv is already running on this host; this test needs port 7003"
+fi
+"$T" 2 2 >"$t/out" 2>&1 || fail "tbench.sh failed: $(cat "$t/out")"
+grep -qE '^sp-metric: tbench_mbps [0-9]+\.[0-9]+$' "$t/out" || fail "no throughput in: $(cat "$t/out")"
+grep -qE '^sp-metric: tbench_maxlat_ms [0-9]+\.[0-9]+$' "$t/out" || fail "no maximum latency in: $(cat "$t/out")"
+awk '$2 == "tbench_mbps" { exit !($3 > 0) }' "$t/out" || fail "throughput not positive: $(cat "$t/out")"
+echo "# $(tr '\n' ' ' <"$t/out")(host, 2 s, 2 clients)"
+pgrep -x tbench_srv >/dev/null && fail "tbench_srv left running"
+# More MB/s is better: A at 200 against B at 100 is +100%, not -100%.
+out=$(printf 'A tbench_mbps 200\nB tbench_mbps 100\nA tbench_mbps 210\nB tbench_mbps 110\n' | "$BUILD/bin/stats")
+echo "$out" | grep -qE '^Amean tbench_mbps .* \+?9[0-9]\.[0-9]+% ' || fail "stats: throughput not higher-is-better: $out"
+expect_error 2 'usage: tbench.sh' -- "$T" 0 1
+# One second is all warm-up for tbench: a run that measured nothing fails.
+expect_error 1 'tbench measured no throughput' -- "$T" 1 1
+expect_error 2 'usage: tbench.sh' -- "$T" 1
+expect_error 2 'usage: tbench.sh' -- "$T" 1 x
+# A server already on tbench's port is named, not shared.
+tbench_srv >/dev/null 2>&1 &
+srv=$!
+wait_until 10 "$srv" bash -c 'exec 3<>/dev/tcp/127.0.0.1/7003' 2>/dev/null || fail "tbench_srv did not start"
+expect_error 1 'port 7003 is taken' -- "$T" 1 1
+kill "$srv"
+wait "$srv" 2>/dev/null || true
+srv=
+# A PATH with what tbench.sh runs but no dbench.
+mkdir "$t/bin"
+for c in bash dirname mktemp rm cat setsid sleep awk tail; do
+	ln -s "$(command -v "$c")" "$t/bin/$c"
+done
+expect_error 1 'tbench not found; install dbench' -- env PATH="$t/bin" "$T" 1 1
