@@ -268,6 +268,35 @@ static const struct numa_imb_case numa_imb_cases[] = {
 KUNIT_ARRAY_PARAM_DESC(numa_imb, numa_imb_cases, name);
 
 /*
+ * A made-up task with an empty cpumask of its own (p->cpus_ptr is const, so
+ * the test keeps the writable pointer), and a local group of CPUs 0 to
+ * span - 1 whose group_weight is weight: what task_cpus_in_group() and
+ * task_numa_imb_nr() read of the two.
+ */
+struct fake_numa {
+	struct task_struct *p;
+	struct cpumask *mask;
+	struct sched_group *sg;
+};
+
+static void fake_numa_init(struct kunit *test, struct fake_numa *f,
+			   unsigned int span, unsigned int weight)
+{
+	unsigned int cpu;
+
+	f->p = kunit_kzalloc(test, sizeof(*f->p), GFP_KERNEL);
+	f->mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	f->sg = kunit_kzalloc(test, sizeof(*f->sg) + cpumask_size(), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f->p);
+	KUNIT_ASSERT_NOT_NULL(test, f->mask);
+	KUNIT_ASSERT_NOT_NULL(test, f->sg);
+	for (cpu = 0; cpu < span; cpu++)
+		cpumask_set_cpu(cpu, sched_group_span(f->sg));
+	f->sg->group_weight = weight;
+	f->p->cpus_ptr = f->mask;
+}
+
+/*
  * task_cpus_in_group() walks the task's mask only when it is not full. The
  * group's weight is set to a sentinel that no count of a real mask can
  * equal, so the result shows which way the count was made: a full mask
@@ -278,43 +307,32 @@ KUNIT_ARRAY_PARAM_DESC(numa_imb, numa_imb_cases, name);
 static void task_cpus_in_group_test(struct kunit *test)
 {
 	const unsigned int sentinel = 100000;
-	struct sched_group *sg;
-	struct task_struct *p;
-	struct cpumask *mask;
+	struct fake_numa f;
 
 	if (nr_cpu_ids < 3)
 		kunit_skip(test, "needs nr_cpu_ids >= 3");
-	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
-	sg = kunit_kzalloc(test, sizeof(*sg) + cpumask_size(), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_NOT_NULL(test, mask);
-	KUNIT_ASSERT_NOT_NULL(test, sg);
-	cpumask_set_cpu(0, sched_group_span(sg));
-	cpumask_set_cpu(1, sched_group_span(sg));
-	sg->group_weight = sentinel;
-	p->cpus_ptr = mask;
+	fake_numa_init(test, &f, 2, sentinel);
 
 	/* Every CPU: the group's weight, and the mask is not walked. */
-	cpumask_setall(mask);
-	p->nr_cpus_allowed = nr_cpu_ids;
-	KUNIT_EXPECT_EQ(test, sentinel, task_cpus_in_group(p, sg));
+	cpumask_setall(f.mask);
+	f.p->nr_cpus_allowed = nr_cpu_ids;
+	KUNIT_EXPECT_EQ(test, sentinel, task_cpus_in_group(f.p, f.sg));
 
 	/* Every CPU but the last: walked, both CPUs of the group. */
-	cpumask_clear_cpu(nr_cpu_ids - 1, mask);
-	p->nr_cpus_allowed = nr_cpu_ids - 1;
-	KUNIT_EXPECT_EQ(test, 2, task_cpus_in_group(p, sg));
+	cpumask_clear_cpu(nr_cpu_ids - 1, f.mask);
+	f.p->nr_cpus_allowed = nr_cpu_ids - 1;
+	KUNIT_EXPECT_EQ(test, 2, task_cpus_in_group(f.p, f.sg));
 
 	/* Pinned to CPU 1: one CPU of the group. */
-	cpumask_clear(mask);
-	cpumask_set_cpu(1, mask);
-	p->nr_cpus_allowed = 1;
-	KUNIT_EXPECT_EQ(test, 1, task_cpus_in_group(p, sg));
+	cpumask_clear(f.mask);
+	cpumask_set_cpu(1, f.mask);
+	f.p->nr_cpus_allowed = 1;
+	KUNIT_EXPECT_EQ(test, 1, task_cpus_in_group(f.p, f.sg));
 
 	/* Pinned to CPU 2, outside the group: none. */
-	cpumask_clear(mask);
-	cpumask_set_cpu(2, mask);
-	KUNIT_EXPECT_EQ(test, 0, task_cpus_in_group(p, sg));
+	cpumask_clear(f.mask);
+	cpumask_set_cpu(2, f.mask);
+	KUNIT_EXPECT_EQ(test, 0, task_cpus_in_group(f.p, f.sg));
 }
 
 /*
@@ -327,37 +345,26 @@ static void task_numa_imb_nr_test(struct kunit *test)
 {
 	const struct numa_imb_case *c = test->param_value;
 	bool was_on = sched_feat(NUMA_IMB_PINNED);
-	struct sched_group *sg;
-	struct task_struct *p;
-	struct cpumask *mask;
+	struct fake_numa f;
 	unsigned int nr;
 	int cpu;
 
 	if (nr_cpu_ids < 5)
 		kunit_skip(test, "needs nr_cpu_ids >= 5");
-	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
-	sg = kunit_kzalloc(test, sizeof(*sg) + cpumask_size(), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_NOT_NULL(test, mask);
-	KUNIT_ASSERT_NOT_NULL(test, sg);
-	for (cpu = 0; cpu < 4; cpu++)
-		cpumask_set_cpu(cpu, sched_group_span(sg));
-	sg->group_weight = 4;
-	p->cpus_ptr = mask;
+	fake_numa_init(test, &f, 4, 4);
 	if (c->allowed < 0) {
-		cpumask_setall(mask);
-		p->nr_cpus_allowed = nr_cpu_ids;
+		cpumask_setall(f.mask);
+		f.p->nr_cpus_allowed = nr_cpu_ids;
 	} else {
 		if (c->allowed == 0)
-			cpumask_set_cpu(nr_cpu_ids - 1, mask);
+			cpumask_set_cpu(nr_cpu_ids - 1, f.mask);
 		for (cpu = 0; cpu < c->allowed; cpu++)
-			cpumask_set_cpu(cpu, mask);
-		p->nr_cpus_allowed = cpumask_weight(mask);
+			cpumask_set_cpu(cpu, f.mask);
+		f.p->nr_cpus_allowed = cpumask_weight(f.mask);
 	}
 
 	set_feat(__SCHED_FEAT_NUMA_IMB_PINNED, c->pinned_feat);
-	nr = task_numa_imb_nr(p, sg, c->imb_numa_nr);
+	nr = task_numa_imb_nr(f.p, f.sg, c->imb_numa_nr);
 	set_feat(__SCHED_FEAT_NUMA_IMB_PINNED, was_on);
 
 	KUNIT_EXPECT_EQ(test, c->want_nr, nr);
