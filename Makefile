@@ -13,6 +13,8 @@
 #   make base-vs-series   base kernel against the patched kernel, defaults untouched
 #   make stress     debug kernel, STRESS_PRESET, STRESS_SECS of load while switches,
 #                   hotplug, affinity and cpusets churn (console must stay clean)
+#   make deb        out/deb/: Debian packages of the patched tree for bare metal, with
+#                   DEB_CONFIG (default /boot/config-$(uname -r)) plus SCHEDSTATS, DEBUG_FS
 #   make clean      remove build/ and out/ (the download cache stays)
 #
 # KSRC=/path/to/linux-git or KERNEL_TARBALL=/path/to/tarball replace the pinned base.
@@ -33,7 +35,7 @@ STRESS_PRESET ?= 2s4llc
 STRESS_SECS ?= 1200
 export PRESET
 
-.PHONY: all main deps deps-auto tree export kernel vm series kselftest bench base-vs-series stress check tools clean
+.PHONY: all main deps deps-auto tree export kernel vm series kselftest bench base-vs-series stress deb check tools clean
 
 all: main
 
@@ -76,6 +78,9 @@ base-vs-series: kernel tools
 
 stress: tree
 	@FLAVOR=debug scripts/stress.sh -k -p $(STRESS_PRESET) -d $(STRESS_SECS)
+
+deb: tree
+	@scripts/deb.sh
 
 tools: build/bin/stats build/bin/sp-stress
 

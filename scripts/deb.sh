@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `make deb`: installable Debian packages of the patched tree (build/linux)
+# for bare metal, with the host's own kernel config plus what the series and
+# bench/ need, so that a user with an EPYC can boot it and run bench/ as root.
+#
+#   DEB_CONFIG=/boot/config-$(uname -r) deb.sh
+#
+# DEB_CONFIG is the config to start from (default: the running kernel's in
+# /boot). On top of it: SCHEDSTATS (the sis_scan histogram), DEBUG_FS (the
+# features file), PERF_EVENTS (ab-run.sh counts with perf), and no
+# SYSTEM_TRUSTED_KEYS or SYSTEM_REVOCATION_KEYS: a distribution config names
+# its own certificates there (Debian's debian/certs/*.pem), which this tree
+# does not have. The kernel is named <version>-sched-placement.
+#
+# The packages go to out/deb/, replaced only when the build succeeds (the
+# build writes to out/deb.partial first); objects stay in build/kbuild-deb
+# for the next, incremental, run. A distribution config builds thousands of
+# modules: expect hours on a few cores, and a large -dbg package when the
+# config has debug info.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cfg=${DEB_CONFIG:-/boot/config-$(uname -r)}
+[ -r "$cfg" ] || die "no kernel config at $cfg; name one with DEB_CONFIG=/path/to/config (a distribution kernel's /boot/config-*)"
+grep -q '^CONFIG_X86_64=y' "$cfg" || die "$cfg is not an x86_64 kernel config (no CONFIG_X86_64=y)"
+missing=()
+for c in dpkg-buildpackage:dpkg-dev rsync:rsync depmod:kmod; do
+	command -v "${c%%:*}" >/dev/null || missing+=("${c#*:}")
+done
+[ ${#missing[@]} = 0 ] || die "make deb needs ${missing[*]}; install with: apt-get install ${missing[*]}"
+src=$BUILD/linux
+[ -f "$src/kernel/sched/fair.c" ] || die "$src is not a kernel tree; run 'make tree' first"
+
+# dpkg-buildpackage writes the packages next to the object directory, so it
+# sits in a directory of its own.
+top=$BUILD/kbuild-deb
+obj=$top/obj
+mkdir -p "$obj"
+rm -f "$top"/*.deb "$top"/*.buildinfo "$top"/*.changes
+cp "$cfg" "$obj/.config"
+"$src/scripts/config" --file "$obj/.config" \
+	--enable SCHEDSTATS --enable DEBUG_FS --enable PERF_EVENTS \
+	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+	--set-str LOCALVERSION "-sched-placement" --disable LOCALVERSION_AUTO
+kbuild_make "$src" "$obj" -s olddefconfig >/dev/null
+for o in SCHEDSTATS DEBUG_FS PERF_EVENTS; do
+	grep -q "^CONFIG_$o=y" "$obj/.config" || die "CONFIG_$o is off after olddefconfig (a dependency of it is off in $cfg)"
+done
+note "building Debian packages of $(git -C "$src" log -1 --format='%h %s') with $cfg (build/kbuild-deb)"
+kbuild_make "$src" "$obj" -j"$(($(nproc) + 1))" bindeb-pkg >"$top/build.log" 2>&1 ||
+	die "the package build failed; the end of build/kbuild-deb/build.log:
+$(tail -n 20 "$top/build.log")"
+compgen -G "$top/linux-image-*.deb" >/dev/null || die "the build made no linux-image package (build/kbuild-deb/build.log)"
+
+out=$TOP/out/deb
+rm -rf "$out.partial"
+mkdir -p "$out.partial"
+cleanup_on_exit 'rm -rf "$out.partial"'
+mv "$top"/*.deb "$out.partial/"
+rm -rf "$out"
+mv "$out.partial" "$out"
+note "packages in out/deb/:"
+(cd "$out" && ls -1 ./*.deb | sed 's|^\./|   |') >&2
+note "install with: dpkg -i out/deb/linux-image-*.deb, reboot into $(cat "$obj/include/config/kernel.release"), then run bench/ as root"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# make deb's bad input: no config where DEB_CONFIG points (the default,
+# /boot/config-$(uname -r), is missing in containers and VMs), a config for
+# another architecture; each is a clear error naming the fix, before any
+# build, and out/deb is left as it was.
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d)
+cleanup_on_exit 'rm -rf "$t"'
+D=$TOP/scripts/deb.sh
+before=$(ls -l --time-style=+%s "$TOP/out/deb" 2>/dev/null | sha256sum)
+expect_error 1 "no kernel config at $t/none; name one with DEB_CONFIG=" -- env DEB_CONFIG="$t/none" "$D"
+printf 'CONFIG_ARM64=y\nCONFIG_SCHEDSTATS=y\n' >"$t/arm64.config"
+expect_error 1 'is not an x86_64 kernel config' -- env DEB_CONFIG="$t/arm64.config" "$D"
+[ "$(ls -l --time-style=+%s "$TOP/out/deb" 2>/dev/null | sha256sum)" = "$before" ] || fail "out/deb changed"
+[ ! -e "$TOP/out/deb.partial" ] || fail "out/deb.partial left behind"
