@@ -6,7 +6,9 @@
 # the server, and prints "sp-metric: NAME VALUE" lines, which ab-run.sh
 # passes on: the throughput (MB/s, higher is better) and tbench's maximum
 # latency (ms). tbench's port is fixed (7003): a server already there is an
-# error, not a server to share.
+# error, not a server to share. tbench warms up for the first SECONDS/5
+# whole seconds (none below 5 s) and reports once a second, so a run of
+# 1 s measures nothing, which is an error.
 #
 #   tbench.sh SECONDS CLIENTS
 #
@@ -32,19 +34,36 @@ if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
 fi
 d=$(mktemp -d)
 srv=
-# The server forks a child per client: it runs in a process group of its
-# own (setsid), so that stopping the group stops every child with it.
-cleanup_on_exit '[ -z "$srv" ] || kill -TERM -- "-$srv" 2>/dev/null; rm -rf "$d"'
+# The server forks a child per client, and the children keep its listening
+# socket: it runs in a process group of its own (setsid), and stopping it
+# means waiting until no process of that group is left, so that the port
+# is free for the next run (ab-run.sh starts one right away).
+stop_server() {
+	[ -n "$srv" ] || return 0
+	kill -TERM -- "-$srv" 2>/dev/null || true
+	wait "$srv" 2>/dev/null || true
+	for ((j = 0; j < 100; j++)); do
+		kill -0 -- "-$srv" 2>/dev/null || break
+		sleep 0.1
+	done
+	srv=
+}
+cleanup_on_exit 'stop_server; rm -rf "$d"'
 setsid tbench_srv >"$d/srv" 2>&1 &
 srv=$!
 # Wait for the server's socket rather than for a fixed time: a connection
-# that fails only means it is not listening yet.
+# that fails only means it is not listening yet. The server must still be
+# ours once it answers: one that failed to listen says so in its output.
 for ((i = 0; i < 100; i++)); do
 	kill -0 "$srv" 2>/dev/null || { echo "error: tbench_srv exited: $(cat "$d/srv")" >&2; exit 1; }
 	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
 	sleep 0.1
 done
 ((i < 100)) || { echo "error: tbench_srv is not listening on port $port after 10 s" >&2; exit 1; }
+if ! kill -0 "$srv" 2>/dev/null || grep -qi fail "$d/srv"; then
+	echo "error: tbench_srv failed: $(cat "$d/srv")" >&2
+	exit 1
+fi
 tbench -t "$secs" "$clients" 127.0.0.1 >"$d/out" 2>&1 ||
 	{ echo "error: tbench $clients failed: $(tail -n 5 "$d/out")" >&2; exit 1; }
 awk '/^Throughput [0-9.]+ MB\/sec/ {

@@ -11,8 +11,8 @@
 #   vm-alone tests whose guest timing must not compete with another guest
 #            (the kselftest migration counts), one at a time, after the rest
 # CHECK_ONLY=REGEX runs only the tests whose name (as printed) matches, e.g.
-# CHECK_ONLY='^vm: ' or CHECK_ONLY=kselftest. A VM test brings the kernel
-# step with it (it boots that kernel).
+# CHECK_ONLY='^vm: ' or CHECK_ONLY=kselftest. A VM test brings the tools and
+# kernel steps with it; when either fails, the VM tests fail unrun.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -45,10 +45,30 @@ run() {
 	"$@" >"$res/log" 2>&1 || rc=$?
 	echo $((SECONDS - t0)) >"$res/log.secs"
 	report "$name" "$rc" "$res/log"
+	return "$rc"
+}
+
+# The VM tests boot the kernel in build/ and smoke-ab runs build/bin/stats:
+# when CHECK_ONLY selects any of them, the tools and kernel steps run too,
+# so that they never test an older kernel or tool than the repo's (make tree
+# is a no-op when the series did not change).
+vm_selected=
+for t in "$TOP"/tests/vm/*.sh; do
+	selected "vm: $(basename "$t" .sh)" && vm_selected=-f
+done
+for t in "$TOP"/tests/vm-alone/*.sh; do
+	selected "vm: $(basename "$t" .sh) (alone)" && vm_selected=-f
+done
+# A VM test that cannot have the current kernel or tools fails unrun.
+vm_ok=1
+not_run() { # NAME
+	echo "not run: the tools or kernel step failed, and build/ may hold an older kernel" >"$res/log"
+	rm -f "$res/log.secs"
+	report "$1" 1 "$res/log"
 }
 
 echo "TAP version 13"
-run "tools: build bench/stats" make -s -C "$TOP" tools
+run $vm_selected "tools: build bench/stats" make -s -C "$TOP" tools || vm_ok=
 
 for t in "$TOP"/tests/harness/*.sh; do
 	run "harness: $(basename "$t" .sh)" bash "$t"
@@ -73,18 +93,8 @@ run "tree: assemble build/linux, export round trip changes nothing" round_trip
 run "series: checkpatch.pl --strict clean" "$TOP/scripts/series-check.sh" checkpatch
 run "series: MAINTAINERS entry covers our files, not fair.c" "$TOP/scripts/series-check.sh" maintainers
 run "series: every commit builds (bisectable)" "$TOP/scripts/series-check.sh" bisect
-# The VM tests boot the kernel in build/: when CHECK_ONLY selects any of
-# them, this step runs too, so that they never test a kernel older than the
-# repo (make tree is a no-op when the series did not change).
-vm_selected=
-for t in "$TOP"/tests/vm/*.sh; do
-	selected "vm: $(basename "$t" .sh)" && vm_selected=-f
-done
-for t in "$TOP"/tests/vm-alone/*.sh; do
-	selected "vm: $(basename "$t" .sh) (alone)" && vm_selected=-f
-done
 kernel_step() { "$TOP/scripts/mktree.sh" >/dev/null && "$TOP/scripts/build-kernel.sh"; }
-run $vm_selected "kernel: build the VM kernel (configs/vm.config)" kernel_step
+run $vm_selected "kernel: build the VM kernel (configs/vm.config)" kernel_step || vm_ok=
 run "series: make W=1 kernel/sched/ adds no warnings over the base (VM config, less SCHEDSTATS, less NUMA)" "$TOP/scripts/series-check.sh" w1
 run "series: make series (cover letter, bloat-o-meter, signed off by the sender, no placeholder identity), git am reproduces the tree" "$TOP/scripts/series-check.sh" mail
 
@@ -93,16 +103,25 @@ vmtests=()
 for t in "$TOP"/tests/vm/*.sh; do
 	selected "vm: $(basename "$t" .sh)" && vmtests+=("$t")
 done
-[ ${#vmtests[@]} = 0 ] || printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
+[ ${#vmtests[@]} = 0 ] || [ -z "$vm_ok" ] || printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
 	'b=$(basename {} .sh); t0=$(date +%s); bash {} >'"$res"'/$b.log 2>&1; echo $? >'"$res"'/$b.rc; echo $(($(date +%s) - t0)) >'"$res"'/$b.log.secs'
 for t in "${vmtests[@]+"${vmtests[@]}"}"; do
 	b=$(basename "$t" .sh)
-	report "vm: $b" "$(cat "$res/$b.rc" 2>/dev/null || echo 1)" "$res/$b.log"
+	if [ -n "$vm_ok" ]; then
+		report "vm: $b" "$(cat "$res/$b.rc" 2>/dev/null || echo 1)" "$res/$b.log"
+	else
+		not_run "vm: $b"
+	fi
 done
 
 # Then the VM tests that need the host to themselves.
 for t in "$TOP"/tests/vm-alone/*.sh; do
-	run "vm: $(basename "$t" .sh) (alone)" bash "$t"
+	name="vm: $(basename "$t" .sh) (alone)"
+	if [ -n "$vm_ok" ]; then
+		run "$name" bash "$t"
+	else
+		selected "$name" && not_run "$name"
+	fi
 done
 
 if [ "$n" = 0 ]; then

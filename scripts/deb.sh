@@ -10,11 +10,13 @@
 # features file), PERF_EVENTS (ab-run.sh counts with perf), and no
 # SYSTEM_TRUSTED_KEYS or SYSTEM_REVOCATION_KEYS: a distribution config names
 # its own certificates there (Debian's debian/certs/*.pem), which this tree
-# does not have. The kernel is named <version>-sched-placement.
+# does not have. The kernel is named <version>-sched-placement (no "+" for
+# the untagged commit: LOCALVERSION is set, empty, on the command line).
 #
-# The packages go to out/deb/, replaced only when the build succeeds (the
-# build writes to out/deb.partial first); objects stay in build/kbuild-deb
-# for the next, incremental, run. A distribution config builds thousands of
+# The packages go to out/deb/, replaced only when the build succeeds: the
+# build writes to build/kbuild-deb, and the packages move to out/deb through
+# out/deb.partial. Objects stay in build/kbuild-deb for the next,
+# incremental, run. A distribution config builds thousands of
 # modules: expect hours on a few cores, and a large -dbg package when the
 # config has debug info.
 set -euo pipefail
@@ -22,10 +24,13 @@ set -euo pipefail
 
 cfg=${DEB_CONFIG:-/boot/config-$(uname -r)}
 [ -r "$cfg" ] || die "no kernel config at $cfg; name one with DEB_CONFIG=/path/to/config (a distribution kernel's /boot/config-*)"
-grep -q '^CONFIG_X86_64=y' "$cfg" || die "$cfg is not an x86_64 kernel config (no CONFIG_X86_64=y)"
+grep -q '^CONFIG_X86_64=y' "$cfg" ||
+	die "$cfg is not an x86_64 kernel config (no CONFIG_X86_64=y); name one with DEB_CONFIG=/path/to/config"
 missing=()
+# depmod is in /sbin, which is not on a user's PATH (the kernel's
+# scripts/depmod.sh adds it too).
 for c in dpkg-buildpackage:dpkg-dev rsync:rsync depmod:kmod; do
-	command -v "${c%%:*}" >/dev/null || missing+=("${c#*:}")
+	PATH=$PATH:/sbin:/usr/sbin command -v "${c%%:*}" >/dev/null || missing+=("${c#*:}")
 done
 [ ${#missing[@]} = 0 ] || die "make deb needs ${missing[*]}; install with: apt-get install ${missing[*]}"
 src=$BUILD/linux
@@ -42,12 +47,12 @@ cp "$cfg" "$obj/.config"
 	--enable SCHEDSTATS --enable DEBUG_FS --enable PERF_EVENTS \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
 	--set-str LOCALVERSION "-sched-placement" --disable LOCALVERSION_AUTO
-kbuild_make "$src" "$obj" -s olddefconfig >/dev/null
+kbuild_make "$src" "$obj" LOCALVERSION= -s olddefconfig >/dev/null
 for o in SCHEDSTATS DEBUG_FS PERF_EVENTS; do
 	grep -q "^CONFIG_$o=y" "$obj/.config" || die "CONFIG_$o is off after olddefconfig (a dependency of it is off in $cfg)"
 done
 note "building Debian packages of $(git -C "$src" log -1 --format='%h %s') with $cfg (build/kbuild-deb)"
-kbuild_make "$src" "$obj" -j"$(($(nproc) + 1))" bindeb-pkg >"$top/build.log" 2>&1 ||
+kbuild_make "$src" "$obj" LOCALVERSION= -j"$(($(nproc) + 1))" bindeb-pkg >"$top/build.log" 2>&1 ||
 	die "the package build failed; the end of build/kbuild-deb/build.log:
 $(tail -n 20 "$top/build.log")"
 compgen -G "$top/linux-image-*.deb" >/dev/null || die "the build made no linux-image package (build/kbuild-deb/build.log)"
@@ -61,4 +66,5 @@ rm -rf "$out"
 mv "$out.partial" "$out"
 note "packages in out/deb/:"
 (cd "$out" && ls -1 ./*.deb | sed 's|^\./|   |') >&2
-note "install with: dpkg -i out/deb/linux-image-*.deb, reboot into $(cat "$obj/include/config/kernel.release"), then run bench/ as root"
+rel=$(cat "$obj/include/config/kernel.release")
+note "install with: dpkg -i out/deb/linux-image-${rel}_*.deb (the -dbg package holds debug info only), reboot into $rel, then run bench/ as root"

@@ -22,8 +22,14 @@ pgrep -x tbench_srv >/dev/null && fail "tbench_srv left running"
 out=$(printf 'A tbench_mbps 200\nB tbench_mbps 100\nA tbench_mbps 210\nB tbench_mbps 110\n' | "$BUILD/bin/stats")
 echo "$out" | grep -qE '^Amean tbench_mbps .* \+?9[0-9]\.[0-9]+% ' || fail "stats: throughput not higher-is-better: $out"
 expect_error 2 'usage: tbench.sh' -- "$T" 0 1
-# One second is all warm-up for tbench: a run that measured nothing fails.
+# tbench reports once a second, so a 1 s run ends before its first report:
+# a run that measured nothing fails, and stops its server too.
 expect_error 1 'tbench measured no throughput' -- "$T" 1 1
+pgrep -x tbench_srv >/dev/null && fail "tbench_srv left running after a run that measured nothing"
+# Back to back, as ab-run.sh runs them: each finds the port free.
+for i in 1 2 3; do
+	"$T" 2 1 >"$t/out" 2>&1 || fail "run $i of 3 back to back failed: $(cat "$t/out")"
+done
 expect_error 2 'usage: tbench.sh' -- "$T" 1
 expect_error 2 'usage: tbench.sh' -- "$T" 1 x
 # A server already on tbench's port is named, not shared.
