@@ -10,8 +10,10 @@
 # features file), PERF_EVENTS (ab-run.sh counts with perf), and no
 # SYSTEM_TRUSTED_KEYS or SYSTEM_REVOCATION_KEYS: a distribution config names
 # its own certificates there (Debian's debian/certs/*.pem), which this tree
-# does not have. The kernel is named <version>-sched-placement (no "+" for
-# the untagged commit: LOCALVERSION is set, empty, on the command line).
+# does not have. The kernel is named <version><CONFIG_LOCALVERSION>-sched-placement:
+# LOCALVERSION is given on make's command line, so that setlocalversion adds
+# no "+" for the untagged commit and the config itself stays as given (a
+# config that matches another build's hits ccache).
 #
 # The packages go to out/deb/, replaced only when the build succeeds: the
 # build writes to build/kbuild-deb, and the packages move to out/deb through
@@ -36,25 +38,26 @@ done
 src=$BUILD/linux
 [ -f "$src/kernel/sched/fair.c" ] || die "$src is not a kernel tree; run 'make tree' first"
 
-# dpkg-buildpackage writes the packages next to the object directory, so it
-# sits in a directory of its own.
-top=$BUILD/kbuild-deb
-obj=$top/obj
+# dpkg-buildpackage writes the packages next to the object directory, in
+# build/; the object directory sits beside build/kbuild-vm, so that paths
+# relative to it are the same and a matching config hits ccache.
+top=$BUILD
+obj=$BUILD/kbuild-deb
 mkdir -p "$obj"
 rm -f "$top"/*.deb "$top"/*.buildinfo "$top"/*.changes
 cp "$cfg" "$obj/.config"
 "$src/scripts/config" --file "$obj/.config" \
 	--enable SCHEDSTATS --enable DEBUG_FS --enable PERF_EVENTS \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
-	--set-str LOCALVERSION "-sched-placement" --disable LOCALVERSION_AUTO
-kbuild_make "$src" "$obj" LOCALVERSION= -s olddefconfig >/dev/null
+	--disable LOCALVERSION_AUTO
+kbuild_make "$src" "$obj" LOCALVERSION=-sched-placement -s olddefconfig >/dev/null
 for o in SCHEDSTATS DEBUG_FS PERF_EVENTS; do
 	grep -q "^CONFIG_$o=y" "$obj/.config" || die "CONFIG_$o is off after olddefconfig (a dependency of it is off in $cfg)"
 done
 note "building Debian packages of $(git -C "$src" log -1 --format='%h %s') with $cfg (build/kbuild-deb)"
-kbuild_make "$src" "$obj" LOCALVERSION= -j"$(($(nproc) + 1))" bindeb-pkg >"$top/build.log" 2>&1 ||
+kbuild_make "$src" "$obj" LOCALVERSION=-sched-placement -j"$(($(nproc) + 1))" bindeb-pkg >"$obj/build.log" 2>&1 ||
 	die "the package build failed; the end of build/kbuild-deb/build.log:
-$(tail -n 20 "$top/build.log")"
+$(tail -n 20 "$obj/build.log")"
 compgen -G "$top/linux-image-*.deb" >/dev/null || die "the build made no linux-image package (build/kbuild-deb/build.log)"
 
 out=$TOP/out/deb
