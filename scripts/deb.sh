@@ -28,11 +28,13 @@ cfg=${DEB_CONFIG:-/boot/config-$(uname -r)}
 [ -r "$cfg" ] || die "no kernel config at $cfg; name one with DEB_CONFIG=/path/to/config (a distribution kernel's /boot/config-*)"
 grep -q '^CONFIG_X86_64=y' "$cfg" ||
 	die "$cfg is not an x86_64 kernel config (no CONFIG_X86_64=y); name one with DEB_CONFIG=/path/to/config"
+# What the kernel's debian/control asks to build the binary packages
+# (dpkg-buildpackage checks it and stops), and the tools it runs.
+pkgs=(dpkg-dev debhelper rsync kmod libdw-dev libelf-dev libssl-dev bc bison flex)
+command -v dpkg-query >/dev/null || die "make deb builds Debian packages and needs a Debian or Ubuntu host (no dpkg-query)"
 missing=()
-# depmod is in /sbin, which is not on a user's PATH (the kernel's
-# scripts/depmod.sh adds it too).
-for c in dpkg-buildpackage:dpkg-dev rsync:rsync depmod:kmod; do
-	PATH=$PATH:/sbin:/usr/sbin command -v "${c%%:*}" >/dev/null || missing+=("${c#*:}")
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 [ ${#missing[@]} = 0 ] || die "make deb needs ${missing[*]}; install with: apt-get install ${missing[*]}"
 src=$BUILD/linux
