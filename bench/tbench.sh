@@ -28,7 +28,8 @@ done
 lo=/sys/class/net/lo/flags
 [ -r "$lo" ] && (($(<"$lo") & 1)) ||
 	{ echo "error: loopback is down or missing; bring it up (ip link set lo up) or boot with CONFIG_INET" >&2; exit 1; }
-if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; }
+if listening; then
 	echo "error: port $port is taken (another tbench_srv?); stop it first" >&2
 	exit 1
 fi
@@ -56,7 +57,7 @@ srv=$!
 # ours once it answers: one that failed to listen says so in its output.
 for ((i = 0; i < 100; i++)); do
 	kill -0 "$srv" 2>/dev/null || { echo "error: tbench_srv exited: $(cat "$d/srv")" >&2; exit 1; }
-	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+	listening && break
 	sleep 0.1
 done
 ((i < 100)) || { echo "error: tbench_srv is not listening on port $port after 10 s" >&2; exit 1; }

@@ -52,13 +52,14 @@ run() {
 # when CHECK_ONLY selects any of them, the tools and kernel steps run too,
 # so that they never test an older kernel or tool than the repo's (make tree
 # is a no-op when the series did not change).
-vm_selected=
+vmtests=() alonetests=() vm_selected=
 for t in "$TOP"/tests/vm/*.sh; do
-	selected "vm: $(basename "$t" .sh)" && vm_selected=-f
+	selected "vm: $(basename "$t" .sh)" && vmtests+=("$t")
 done
 for t in "$TOP"/tests/vm-alone/*.sh; do
-	selected "vm: $(basename "$t" .sh) (alone)" && vm_selected=-f
+	selected "vm: $(basename "$t" .sh) (alone)" && alonetests+=("$t")
 done
+[ $((${#vmtests[@]} + ${#alonetests[@]})) = 0 ] || vm_selected=-f
 # A VM test that cannot have the current kernel or tools fails unrun.
 vm_ok=1
 not_run() { # NAME
@@ -99,10 +100,6 @@ run "series: make W=1 kernel/sched/ adds no warnings over the base (VM config, l
 run "series: make series (cover letter, bloat-o-meter, signed off by the sender, no placeholder identity), git am reproduces the tree" "$TOP/scripts/series-check.sh" mail
 
 # VM tests, two at a time, reported in order.
-vmtests=()
-for t in "$TOP"/tests/vm/*.sh; do
-	selected "vm: $(basename "$t" .sh)" && vmtests+=("$t")
-done
 [ ${#vmtests[@]} = 0 ] || [ -z "$vm_ok" ] || printf '%s\n' "${vmtests[@]}" | xargs -P 2 -I{} sh -c \
 	'b=$(basename {} .sh); t0=$(date +%s); bash {} >'"$res"'/$b.log 2>&1; echo $? >'"$res"'/$b.rc; echo $(($(date +%s) - t0)) >'"$res"'/$b.log.secs'
 for t in "${vmtests[@]+"${vmtests[@]}"}"; do
@@ -115,12 +112,12 @@ for t in "${vmtests[@]+"${vmtests[@]}"}"; do
 done
 
 # Then the VM tests that need the host to themselves.
-for t in "$TOP"/tests/vm-alone/*.sh; do
+for t in "${alonetests[@]+"${alonetests[@]}"}"; do
 	name="vm: $(basename "$t" .sh) (alone)"
 	if [ -n "$vm_ok" ]; then
 		run "$name" bash "$t"
 	else
-		selected "$name" && not_run "$name"
+		not_run "$name"
 	fi
 done
 

@@ -32,9 +32,10 @@ grep -q '^CONFIG_X86_64=y' "$cfg" ||
 # (dpkg-buildpackage checks it and stops), and the tools it runs.
 pkgs=(dpkg-dev debhelper rsync kmod libdw-dev libelf-dev libssl-dev bc bison flex)
 command -v dpkg-query >/dev/null || die "make deb builds Debian packages and needs a Debian or Ubuntu host (no dpkg-query)"
+installed=" $(dpkg_installed "${pkgs[@]}" | cut -d' ' -f1 | tr '\n' ' ')"
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f '${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	[[ $installed == *" $p "* ]] || missing+=("$p")
 done
 [ ${#missing[@]} = 0 ] || die "make deb needs ${missing[*]}; install with: apt-get install ${missing[*]}"
 src=$BUILD/linux
@@ -43,30 +44,33 @@ src=$BUILD/linux
 # dpkg-buildpackage writes the packages next to the object directory, in
 # build/; the object directory sits beside build/kbuild-vm, so that paths
 # relative to it are the same and a matching config hits ccache.
-top=$BUILD
 obj=$BUILD/kbuild-deb
+need=(SCHEDSTATS DEBUG_FS PERF_EVENTS)
+enable=()
+for o in "${need[@]}"; do
+	enable+=(--enable "$o")
+done
 mkdir -p "$obj"
-rm -f "$top"/*.deb "$top"/*.buildinfo "$top"/*.changes
+rm -f "$BUILD"/*.deb "$BUILD"/*.buildinfo "$BUILD"/*.changes
 cp "$cfg" "$obj/.config"
-"$src/scripts/config" --file "$obj/.config" \
-	--enable SCHEDSTATS --enable DEBUG_FS --enable PERF_EVENTS \
+"$src/scripts/config" --file "$obj/.config" "${enable[@]}" \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
 	--disable LOCALVERSION_AUTO
 kbuild_make "$src" "$obj" LOCALVERSION=-sched-placement -s olddefconfig >/dev/null
-for o in SCHEDSTATS DEBUG_FS PERF_EVENTS; do
+for o in "${need[@]}"; do
 	grep -q "^CONFIG_$o=y" "$obj/.config" || die "CONFIG_$o is off after olddefconfig (a dependency of it is off in $cfg)"
 done
 note "building Debian packages of $(git -C "$src" log -1 --format='%h %s') with $cfg (build/kbuild-deb)"
 kbuild_make "$src" "$obj" LOCALVERSION=-sched-placement -j"$(($(nproc) + 1))" bindeb-pkg >"$obj/build.log" 2>&1 ||
 	die "the package build failed; the end of build/kbuild-deb/build.log:
 $(tail -n 20 "$obj/build.log")"
-compgen -G "$top/linux-image-*.deb" >/dev/null || die "the build made no linux-image package (build/kbuild-deb/build.log)"
+compgen -G "$BUILD/linux-image-*.deb" >/dev/null || die "the build made no linux-image package (build/kbuild-deb/build.log)"
 
 out=$TOP/out/deb
 rm -rf "$out.partial"
 mkdir -p "$out.partial"
 cleanup_on_exit 'rm -rf "$out.partial"'
-mv "$top"/*.deb "$out.partial/"
+mv "$BUILD"/*.deb "$out.partial/"
 rm -rf "$out"
 mv "$out.partial" "$out"
 note "packages in out/deb/:"

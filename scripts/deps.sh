@@ -23,11 +23,11 @@ if ! command -v "$DPKG_QUERY" >/dev/null; then
 	[ -z "$auto" ] || exit 0
 	die "$DPKG_QUERY not found: 'make deps' needs Debian or Ubuntu; install by hand: ${pkgs[*]} virtme-ng $VNG_VERSION"
 fi
-# One query for all: a package dpkg does not know is left out of its output.
+# One query for all.
 declare -A ok=()
-while read -r p v st; do
-	case $st in *' ok installed') ok[$p]=$v ;; esac
-done < <("$DPKG_QUERY" -W -f '${Package} ${Version} ${Status}\n' "${pkgs[@]}" virtme-ng 2>/dev/null || true)
+while read -r p v; do
+	ok[$p]=$v
+done < <(dpkg_installed "${pkgs[@]}" virtme-ng)
 missing=()
 for p in "${pkgs[@]}"; do
 	[ -n "${ok[$p]:-}" ] || missing+=("$p")

@@ -40,6 +40,16 @@ undeliverable() {
 	[[ ${1,,} =~ @(.*\.)?(example|invalid|test|localhost)$|@(.*\.)?example\.(com|net|org)$|@localhost$|\(none\)|^[^@]*$ ]]
 }
 
+# dpkg_installed PKG...: "PKG VERSION" for each PKG dpkg has installed, in
+# one query (DPKG_QUERY names another binary, for the tests). A package dpkg
+# does not know is left out of its output.
+dpkg_installed() {
+	local p v st
+	while read -r p v st; do
+		case $st in *' ok installed') echo "$p $v" ;; esac
+	done < <("${DPKG_QUERY:-dpkg-query}" -W -f '${Package} ${Version} ${Status}\n' "$@" 2>/dev/null || true)
+}
+
 sha256_of() {
 	sha256sum "$1" | cut -d' ' -f1
 }

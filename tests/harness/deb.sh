@@ -14,7 +14,7 @@ printf 'CONFIG_ARM64=y\nCONFIG_SCHEDSTATS=y\n' >"$t/arm64.config"
 expect_error 1 'is not an x86_64 kernel config .*; name one with DEB_CONFIG=' -- env DEB_CONFIG="$t/arm64.config" "$D"
 # A host without debhelper: named, with the apt-get line.
 mkdir "$t/bin"
-printf '#!/bin/sh\n[ "$4" = debhelper ] && { echo "unknown ok not-installed"; exit 0; }\nexec /usr/bin/dpkg-query "$@"\n' >"$t/bin/dpkg-query"
+printf '#!/bin/sh\n/usr/bin/dpkg-query "$@" | grep -v "^debhelper "\n' >"$t/bin/dpkg-query"
 chmod +x "$t/bin/dpkg-query"
 cp "$TOP/configs/vm.config" "$t/x86.config"
 echo 'CONFIG_X86_64=y' >>"$t/x86.config"
