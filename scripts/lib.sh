@@ -172,3 +172,28 @@ results_commit() {
 	mv -T "$RESULTS" "$RESULTS_FINAL"
 	RESULTS=$RESULTS_FINAL
 }
+
+# Under QEMU TCG every vCPU is a host thread, so what else the host runs
+# slows the guest unevenly, and the scheduler inside sees other timings:
+# the migration effects the kselftests measure shrink (a 25-30% drop on an
+# idle host came out at 14-22% with two busy loops beside the guest, and
+# once at none next to two kernel builds). host_mark prints the host's busy
+# CPU ticks and those of the calling shell's reaped children; run it before
+# and after a command, and host_others_pct MARK0 MARK1 SECONDS prints the
+# share of the host's CPU time (percent of all CPUs) that processes outside
+# the command used meanwhile.
+host_mark() {
+	local busy kids
+	busy=$(awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat)
+	# fields after "pid (comm) ": 14 and 15 are cutime and cstime
+	kids=$(sed 's/.*) //' "/proc/$$/stat" | awk '{ print $14 + $15 }')
+	echo "$busy $kids"
+}
+host_others_pct() {
+	local b0 k0 b1 k1
+	read -r b0 k0 <<<"$1"
+	read -r b1 k1 <<<"$2"
+	awk -v o=$(((b1 - b0) - (k1 - k0))) -v s="$3" -v hz="$(getconf CLK_TCK)" \
+		-v n="$(getconf _NPROCESSORS_ONLN)" 'BEGIN { p = s > 0 ? 100 * o / (s * hz * n) : 0
+			printf "%.1f\n", p < 0 ? 0 : p }'
+}

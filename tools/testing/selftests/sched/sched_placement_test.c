@@ -17,6 +17,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
@@ -890,21 +891,81 @@ static double per_switch(void (*fn)(void))
 }
 
 /*
+ * Wakeups that put the task on another CPU than it last ran on, and all
+ * wakeups, summed over the threads of a load that call wakeups_count()
+ * when they start (-1) and before they exit (+1). They come from each
+ * thread's own schedstats (nr_wakeups_migrate and nr_wakeups of
+ * /proc/thread-self/sched), so they count what select_task_rq_fair()
+ * chose and nothing the load balancer did.
+ */
+static atomic_long wk_moved, wk_all;
+
+static long sched_field(const char *buf, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *l = buf; l; l = strchr(l, '\n')) {
+		l += *l == '\n';
+		if (!strncmp(l, name, len) && (l[len] == ' ' || l[len] == ':'))
+			return atol(strchr(l, ':') + 1);
+	}
+	return -1;
+}
+
+static void wakeups_count(int sign)
+{
+	char buf[BUF_SIZE * 2];
+	long moved = -1, all = -1;
+
+	if (read_file("/proc/thread-self/sched", buf, sizeof(buf)) > 0) {
+		moved = sched_field(buf, "nr_wakeups_migrate");
+		all = sched_field(buf, "nr_wakeups");
+	}
+	if (moved < 0 || all < 0) {
+		/* poisons the sums: the measurement fails, loudly */
+		atomic_store(&wk_all, LONG_MIN / 2);
+		return;
+	}
+	atomic_fetch_add(&wk_moved, sign * moved);
+	atomic_fetch_add(&wk_all, sign * all);
+}
+
+/* Moved wakeups per wakeup of the threads @fn creates; -1 on error. */
+static double moved_per_wakeup(void (*fn)(void))
+{
+	long moved, all;
+
+	atomic_store(&wk_moved, 0);
+	atomic_store(&wk_all, 0);
+	fn();
+	moved = atomic_load(&wk_moved);
+	all = atomic_load(&wk_all);
+	return all > 0 && moved >= 0 ? (double)moved / all : -1;
+}
+
+/*
  * Light periodic wakers on a partly idle machine: three per two CPUs,
  * each busy 1 ms in 5, so about 30% of the machine is used and some CPUs
  * host two of them. A timer wakeup targets prev; when prev runs another
  * waker, the base scans for an idle CPU and moves the task, while
  * UTIL_FITS_CAPACITY sees that both fit and leaves it.
+ *
+ * The test counts moved wakeups per wakeup, the decision the switch
+ * changes, rather than migrations per context switch, which add the load
+ * balancer's moves: with the same effect, the rate spreads less between
+ * runs of a switch that does nothing (sd 3.4% against 4.4%).
  */
 static atomic_int pw_stop;
 
 static void *periodic_waker(void *arg)
 {
 	(void)arg;
+	wakeups_count(-1);
 	while (!atomic_load(&pw_stop)) {
 		spin_for(0.001);
 		usleep(4000);
 	}
+	wakeups_count(1);
 	return NULL;
 }
 
@@ -979,8 +1040,8 @@ static void pingpong_load(void)
 /*
  * Runs @load reps times with each of @names on (A) and off (B), ABBA
  * interleaved, with @also on for both sides (NULL for none), and returns
- * the mean migrations per context switch of A over that of B; -1 on
- * error.
+ * the median of @measure (per_switch or moved_per_wakeup) of A over that
+ * of B; -1 on error.
  */
 static int cmp_double(const void *x, const void *y)
 {
@@ -1012,13 +1073,14 @@ static void print_reps(const char *what, const char *side, const double *v, int 
  * alone can carry the mean of ten past the threshold.
  */
 static double migration_ab(const char * const *names, int n, const char *also,
-			   void (*load)(void), const char *what)
+			   void (*load)(void), double (*measure)(void (*)(void)),
+			   const char *what)
 {
 	double va[MAX_REPS], vb[MAX_REPS], a, b;
 
 	if (also)
 		set_feature(also, true);
-	per_switch(load);	/* warm-up */
+	measure(load);	/* warm-up */
 	for (int r = 0; r < reps; r++) {
 		for (int side = 0; side < 2; side++) {
 			/* ABBA, so that neither side always goes first */
@@ -1027,7 +1089,7 @@ static double migration_ab(const char * const *names, int n, const char *also,
 
 			for (int i = 0; i < n; i++)
 				set_feature(names[i], on);
-			v = per_switch(load);
+			v = measure(load);
 			if (v < 0)
 				return -1;
 			if (on)
@@ -1044,8 +1106,10 @@ static double migration_ab(const char * const *names, int n, const char *also,
 	print_reps(what, "off", vb, reps);
 	a = median(va, reps);
 	b = median(vb, reps);
-	ksft_print_msg("%s: migrations per context switch, median %.4f on, %.4f off (%+.1f%%)\n",
-		       what, a, b, b > 0 ? 100.0 * (a - b) / b : 0.0);
+	ksft_print_msg("%s: %s, median %.4f on, %.4f off (%+.1f%%)\n", what,
+		       measure == per_switch ? "migrations per context switch" :
+		       "moved wakeups per wakeup",
+		       a, b, b > 0 ? 100.0 * (a - b) / b : 0.0);
 	return b > 0 ? a / b : -1;
 }
 
@@ -1053,16 +1117,19 @@ static double migration_ab(const char * const *names, int n, const char *also,
  * The effect must be a drop to at most @max_ratio of the rate with the
  * features off. The thresholds come from runs of each test on the 2s4llc
  * VM, on an otherwise idle host. Periodic wakers with UTIL_FITS_CAPACITY
- * (idle before fit, nr_running bound): drops of 21.4-28.6% in 8 runs
- * (mean 24.9%, sd 2.4); the same A/B with a switch that does not touch
- * placement (LATENCY_WARN) moved the rate by -6.2..+9.3% in 10 runs (sd
- * 4.4). A 10% drop is 6 sd below the effect and 2 sd below no effect.
+ * (idle before fit, nr_running bound), in moved wakeups per wakeup: drops
+ * of 24.0-31.6% in 5 runs (mean 27.0%, sd 3.1); the same A/B with a
+ * switch that does not touch placement (LATENCY_WARN, explore mode) moved
+ * it by -3.9..+6.7% in 8 runs (mean +1.0%, sd 3.4). A 10% drop is 5 sd
+ * below the effect and 3 sd below no effect.
  * Pipes in one LLC with both switches: drops of 39.8-94.7% in 8 runs,
- * against a 20% bar. Under QEMU TCG, another busy guest on the host
- * blunts the drops (8-9% seen): run these on an otherwise idle host.
+ * against a 20% bar. Under QEMU TCG, anything else busy on the host
+ * blunts the drops (periodic wakers with two busy loops beside the guest:
+ * -6.5..-20.8% in 4 runs): run these on an otherwise idle host.
  */
 static int migration_test(const char * const *names, int n, const char *also,
-			  void (*load)(void), const char *what, double max_ratio)
+			  void (*load)(void), double (*measure)(void (*)(void)),
+			  const char *what, double max_ratio)
 {
 	double ratio;
 
@@ -1076,7 +1143,11 @@ static int migration_test(const char * const *names, int n, const char *also,
 		ksft_print_msg("asymmetric CPU capacity: the wakeup switches do not act here\n");
 		return KSFT_SKIP;
 	}
-	ratio = migration_ab(names, n, also, load, what);
+	if (measure == moved_per_wakeup && write_file(SCHEDSTATS, "1")) {
+		ksft_print_msg("cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)\n");
+		return KSFT_SKIP;
+	}
+	ratio = migration_ab(names, n, also, load, measure, what);
 	if (ratio < 0)
 		return KSFT_FAIL;
 	return ratio <= max_ratio ? KSFT_PASS : KSFT_FAIL;
@@ -1087,7 +1158,8 @@ static int util_fits_capacity(void)
 {
 	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
 
-	return migration_test(f, 1, NULL, periodic_load, "periodic wakers", 0.9);
+	return migration_test(f, 1, NULL, periodic_load, moved_per_wakeup,
+			      "periodic wakers", 0.9);
 }
 
 /*
@@ -1102,18 +1174,20 @@ static int fit_and_bias(void)
 {
 	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
 
-	return migration_test(f, 2, NULL, llc_pipe_load, "pipes in one LLC", 0.8);
+	return migration_test(f, 2, NULL, llc_pipe_load, per_switch,
+			      "pipes in one LLC", 0.8);
 }
 
 static const struct {
 	const char *name;
 	void (*fn)(void);
+	double (*measure)(void (*)(void));
 } loads[] = {
-	{ "pipes-llc", llc_pipe_load },
-	{ "periodic", periodic_load },
-	{ "pipes", pipe_load },
-	{ "pipes-heavy", heavy_pipe_load },
-	{ "pingpong", pingpong_load },
+	{ "pipes-llc", llc_pipe_load, per_switch },
+	{ "periodic", periodic_load, moved_per_wakeup },
+	{ "pipes", pipe_load, per_switch },
+	{ "pipes-heavy", heavy_pipe_load, per_switch },
+	{ "pingpong", pingpong_load, per_switch },
 };
 
 /* -a FEAT[,FEAT] -w LOAD: one A/B, printed, for exploring a scenario. */
@@ -1131,7 +1205,11 @@ static int explore(char *feats, const char *load)
 			ksft_print_msg("unknown feature in '%s'\n", feats);
 			return KSFT_FAIL;
 		}
-		migration_ab(names, n, NULL, loads[i].fn, load);
+		if (loads[i].measure == moved_per_wakeup && write_file(SCHEDSTATS, "1")) {
+			ksft_print_msg("cannot turn schedstats on\n");
+			return KSFT_FAIL;
+		}
+		migration_ab(names, n, NULL, loads[i].fn, loads[i].measure, load);
 		return KSFT_PASS;
 	}
 	ksft_print_msg("unknown load '%s'\n", load);
