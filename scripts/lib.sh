@@ -173,27 +173,29 @@ results_commit() {
 	RESULTS=$RESULTS_FINAL
 }
 
-# Under QEMU TCG every vCPU is a host thread, so what else the host runs
-# slows the guest unevenly, and the scheduler inside sees other timings:
-# the migration effects the kselftests measure shrink (a 25-30% drop on an
-# idle host came out at 14-22% with two busy loops beside the guest, and
-# once at none next to two kernel builds). host_mark prints the host's busy
-# CPU ticks and those of the calling shell's reaped children; run it before
-# and after a command, and host_others_pct MARK0 MARK1 SECONDS prints the
-# share of the host's CPU time (percent of all CPUs) that processes outside
-# the command used meanwhile.
+# The TCG guest runs on one host thread (vm.sh: tcg,thread=single), and
+# whatever else the host runs changes its timing, which changes what the
+# scheduler inside does: the drop util_fits_capacity measures, 24-32% on an
+# idle host, came out at 6.5-20.8% in 4 runs with two busy loops beside the
+# guest, and once at none next to two kernel builds. host_mark prints the
+# host's CPU ticks, busy (steal included: another guest's use slows ours
+# as well) and in all, and those of the reaped children of the top-level
+# shell ($$, also from a command substitution); run it before and after a
+# command run in the foreground, and host_others_pct MARK0 MARK1 prints
+# the share of the host's CPU time, in percent of all its CPUs, that went
+# to anything but that command: other processes, interrupts, steal.
 host_mark() {
-	local busy kids
-	busy=$(awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat)
+	local ticks kids
+	# user nice system idle iowait irq softirq steal; guest is in user
+	ticks=$(awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
 	# fields after "pid (comm) ": 14 and 15 are cutime and cstime
 	kids=$(sed 's/.*) //' "/proc/$$/stat" | awk '{ print $14 + $15 }')
-	echo "$busy $kids"
+	echo "$ticks $kids"
 }
 host_others_pct() {
-	local b0 k0 b1 k1
-	read -r b0 k0 <<<"$1"
-	read -r b1 k1 <<<"$2"
-	awk -v o=$(((b1 - b0) - (k1 - k0))) -v s="$3" -v hz="$(getconf CLK_TCK)" \
-		-v n="$(getconf _NPROCESSORS_ONLN)" 'BEGIN { p = s > 0 ? 100 * o / (s * hz * n) : 0
-			printf "%.1f\n", p < 0 ? 0 : p }'
+	local b0 t0 k0 b1 t1 k1
+	read -r b0 t0 k0 <<<"$1"
+	read -r b1 t1 k1 <<<"$2"
+	awk -v o=$(((b1 - b0) - (k1 - k0))) -v t=$((t1 - t0)) \
+		'BEGIN { p = t > 0 ? 100 * o / t : 0; printf "%.1f\n", p < 0 ? 0 : p }'
 }

@@ -137,7 +137,6 @@ static void set_feat(unsigned int nr, bool on)
 struct sis_order_case {
 	const char *name;
 	bool bias;		/* SELECT_BIAS_PREV, UTIL_FITS_CAPACITY is on */
-	bool pair;		/* waker and wakee wake only each other */
 	unsigned int prev_nr, target_nr;
 	bool want_prev;		/* else target */
 };
@@ -149,11 +148,10 @@ struct sis_order_case {
  * the order decides. A CPU with a task queued (nr_running 2) has no room.
  */
 static const struct sis_order_case sis_order_cases[] = {
-	{ "both fit: target first",		false, false, 1, 1, false },
-	{ "target queued: prev",		false, false, 1, 2, true  },
-	{ "bias, both fit: prev first",		true,  false, 1, 1, true  },
-	{ "bias, prev queued: target",		true,  false, 2, 1, false },
-	{ "bias, 1:1 pair: target first",	true,  true,  1, 1, false },
+	{ "both fit: target first",		false, 1, 1, false },
+	{ "target queued: prev",		false, 1, 2, true  },
+	{ "bias, both fit: prev first",		true,  1, 1, true  },
+	{ "bias, prev queued: target",		true,  2, 1, false },
 };
 
 KUNIT_ARRAY_PARAM_DESC(sis_order, sis_order_cases, name);
@@ -163,7 +161,6 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	const struct sis_order_case *c = test->param_value;
 	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
 	bool bias_was = sched_feat(SELECT_BIAS_PREV);
-	unsigned int flips_was = current->wakee_flips;
 	unsigned int prev_nr, target_nr, prev_ue, target_ue, prev_idle, target_idle;
 	unsigned long light;
 	int prev = -1, target, cpu, got;
@@ -198,15 +195,12 @@ static void select_idle_sibling_order_test(struct kunit *test)
 #ifdef CONFIG_FAIR_GROUP_SCHED
 	p->se.cfs_rq = &cpu_rq(prev)->cfs;
 #endif
-	p->wakee_flips = c->pair ? 0 : 8;
 
 	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, true);
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
 	prq = cpu_rq(prev);
 	trq = cpu_rq(target);
 	local_irq_save(flags);
-	/* Wakeups by current change its count; none until it is restored. */
-	current->wakee_flips = c->pair ? 0 : 8;
 	double_rq_lock(prq, trq);
 	prev_nr = prq->nr_running;
 	target_nr = trq->nr_running;
@@ -229,7 +223,6 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	prq->cfs.avg.util_est = prev_ue;
 	trq->cfs.avg.util_est = target_ue;
 	double_rq_unlock(prq, trq);
-	current->wakee_flips = flips_was;
 	local_irq_restore(flags);
 	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);

@@ -864,8 +864,8 @@ static int sis_scan_depth(void)
 
 /*
  * UTIL_FITS_CAPACITY and SELECT_BIAS_PREV. Each load below is run with the
- * features on and off, interleaved; migrations per context switch of the
- * load's own threads must drop by at least a fifth with them on.
+ * features on and off, interleaved; a migration rate of the load's own
+ * threads must drop with them on, by the test's bar (migration_test()).
  */
 
 /* Counts migrations and context switches of the threads @fn creates. */
@@ -940,7 +940,15 @@ static double moved_per_wakeup(void (*fn)(void))
 	fn();
 	moved = atomic_load(&wk_moved);
 	all = atomic_load(&wk_all);
-	return all > 0 && moved >= 0 ? (double)moved / all : -1;
+	if (all < 0 || moved < 0) {
+		ksft_print_msg("no nr_wakeups in /proc/thread-self/sched (schedstats off?)\n");
+		return -1;
+	}
+	if (!all) {
+		ksft_print_msg("the load's threads counted no wakeup\n");
+		return -1;
+	}
+	return (double)moved / all;
 }
 
 /*
@@ -1037,12 +1045,6 @@ static void pingpong_load(void)
 		close(fds[i]);
 }
 
-/*
- * Runs @load reps times with each of @names on (A) and off (B), ABBA
- * interleaved, with @also on for both sides (NULL for none), and returns
- * the median of @measure (per_switch or moved_per_wakeup) of A over that
- * of B; -1 on error.
- */
 static int cmp_double(const void *x, const void *y)
 {
 	double d = *(const double *)x - *(const double *)y;
@@ -1071,6 +1073,12 @@ static void print_reps(const char *what, const char *side, const double *v, int 
  * with either setting (on 2s4llc, 6 runs of the LLC pipes: a typical "on"
  * repetition 0.005 migrations per switch, single ones 0.03-0.08), which
  * alone can carry the mean of ten past the threshold.
+ */
+/*
+ * Runs @load reps times with each of @names on (A) and off (B), ABBA
+ * interleaved, with @also on for both sides (NULL for none), and returns
+ * the median of @measure (per_switch or moved_per_wakeup) of A over that
+ * of B; -1 on error.
  */
 static double migration_ab(const char * const *names, int n, const char *also,
 			   void (*load)(void), double (*measure)(void (*)(void)),
@@ -1209,7 +1217,8 @@ static int explore(char *feats, const char *load)
 			ksft_print_msg("cannot turn schedstats on\n");
 			return KSFT_FAIL;
 		}
-		migration_ab(names, n, NULL, loads[i].fn, loads[i].measure, load);
+		if (migration_ab(names, n, NULL, loads[i].fn, loads[i].measure, load) < 0)
+			return KSFT_FAIL;
 		return KSFT_PASS;
 	}
 	ksft_print_msg("unknown load '%s'\n", load);
