@@ -1068,17 +1068,16 @@ static void print_reps(const char *what, const char *side, const double *v, int 
 }
 
 /*
+ * Runs @load reps times with each of @names on (A) and off (B), ABBA
+ * interleaved, with @also on for both sides (NULL for none), and returns
+ * the median of @measure (per_switch or moved_per_wakeup) of A over that
+ * of B; -1 on error.
+ *
  * The median of the repetitions on each side, not the mean: a repetition
  * counts tens of migrations, and now and then one counts ten times more
  * with either setting (on 2s4llc, 6 runs of the LLC pipes: a typical "on"
  * repetition 0.005 migrations per switch, single ones 0.03-0.08), which
  * alone can carry the mean of ten past the threshold.
- */
-/*
- * Runs @load reps times with each of @names on (A) and off (B), ABBA
- * interleaved, with @also on for both sides (NULL for none), and returns
- * the median of @measure (per_switch or moved_per_wakeup) of A over that
- * of B; -1 on error.
  */
 static double migration_ab(const char * const *names, int n, const char *also,
 			   void (*load)(void), double (*measure)(void (*)(void)),
