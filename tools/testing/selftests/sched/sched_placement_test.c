@@ -1121,6 +1121,18 @@ static double migration_ab(const char * const *names, int n, const char *also,
 }
 
 /*
+ * moved_per_wakeup() reads schedstats, which are off by default: turn them
+ * on (main() restores the setting). False when the kernel has none.
+ */
+static bool measure_ready(double (*measure)(void (*)(void)))
+{
+	if (measure != moved_per_wakeup || !write_file(SCHEDSTATS, "1"))
+		return true;
+	ksft_print_msg("cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)\n");
+	return false;
+}
+
+/*
  * The effect must be a drop to at most @max_ratio of the rate with the
  * features off. The thresholds come from runs of each test on the 2s4llc
  * VM, on an otherwise idle host. Periodic wakers with UTIL_FITS_CAPACITY
@@ -1150,10 +1162,8 @@ static int migration_test(const char * const *names, int n, const char *also,
 		ksft_print_msg("asymmetric CPU capacity: the wakeup switches do not act here\n");
 		return KSFT_SKIP;
 	}
-	if (measure == moved_per_wakeup && write_file(SCHEDSTATS, "1")) {
-		ksft_print_msg("cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)\n");
+	if (!measure_ready(measure))
 		return KSFT_SKIP;
-	}
 	ratio = migration_ab(names, n, also, load, measure, what);
 	if (ratio < 0)
 		return KSFT_FAIL;
@@ -1212,10 +1222,8 @@ static int explore(char *feats, const char *load)
 			ksft_print_msg("unknown feature in '%s'\n", feats);
 			return KSFT_FAIL;
 		}
-		if (loads[i].measure == moved_per_wakeup && write_file(SCHEDSTATS, "1")) {
-			ksft_print_msg("cannot turn schedstats on\n");
+		if (!measure_ready(loads[i].measure))
 			return KSFT_FAIL;
-		}
 		if (migration_ab(names, n, NULL, loads[i].fn, loads[i].measure, load) < 0)
 			return KSFT_FAIL;
 		return KSFT_PASS;
