@@ -31,7 +31,7 @@ grep -q '^CONFIG_X86_64=y' "$cfg" ||
 # What the kernel's debian/control asks to build the binary packages
 # (dpkg-buildpackage checks it and stops), and the tools it runs.
 pkgs=(dpkg-dev debhelper rsync kmod libdw-dev libelf-dev libssl-dev bc bison flex)
-command -v dpkg-query >/dev/null || die "make deb builds Debian packages and needs a Debian or Ubuntu host (no dpkg-query)"
+command -v "${DPKG_QUERY:-dpkg-query}" >/dev/null || die "make deb builds Debian packages and needs a Debian or Ubuntu host (no dpkg-query)"
 installed=" $(dpkg_installed "${pkgs[@]}" | cut -d' ' -f1 | tr '\n' ' ')"
 missing=()
 for p in "${pkgs[@]}"; do

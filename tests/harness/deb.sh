@@ -13,21 +13,13 @@ expect_error 1 "no kernel config at $t/none; name one with DEB_CONFIG=" -- env D
 printf 'CONFIG_ARM64=y\nCONFIG_SCHEDSTATS=y\n' >"$t/arm64.config"
 expect_error 1 'is not an x86_64 kernel config .*; name one with DEB_CONFIG=' -- env DEB_CONFIG="$t/arm64.config" "$D"
 # A host with every package but debhelper: named, with the apt-get line.
-# The fake dpkg-query answers for every package asked about, so the answer
-# does not depend on what this host has (a fresh one lacks rsync and
+# The stand-in dpkg-query answers for every package asked about, so the
+# answer does not depend on what this host has (a fresh one lacks rsync and
 # libdw-dev too: make check 1 of the ninth session failed here).
-mkdir "$t/bin"
-cat >"$t/bin/dpkg-query" <<'FAKE'
-#!/bin/sh
-shift 3
-for p; do
-	[ "$p" = debhelper ] || echo "$p 1.0 install ok installed"
-done
-FAKE
-chmod +x "$t/bin/dpkg-query"
+fake_dpkg_query "$t"
 cp "$TOP/configs/vm.config" "$t/x86.config"
 echo 'CONFIG_X86_64=y' >>"$t/x86.config"
 expect_error 1 'make deb needs debhelper; install with: apt-get install debhelper' -- \
-	env PATH="$t/bin:$PATH" DEB_CONFIG="$t/x86.config" "$D"
+	env DPKG_QUERY="$t/dpkg-query" MISSING=debhelper DEB_CONFIG="$t/x86.config" "$D"
 [ "$(state)" = "$before" ] || fail "out/deb or build/kbuild-deb changed"
 [ ! -e "$TOP/out/deb.partial" ] || fail "out/deb.partial left behind"

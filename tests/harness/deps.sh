@@ -6,18 +6,10 @@
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 D=$TOP/scripts/deps.sh
 # A dpkg-query that knows every package asked for but those in $MISSING.
-cat >"$t/dpkg-query" <<'SH'
-#!/bin/sh
-shift 3
-for p; do
-	case " $MISSING " in *" $p "*) continue ;; esac
-	v=1.0; [ "$p" = virtme-ng ] && v=${VNG_V:-1.41-1}
-	echo "$p $v install ok installed"
-done
-SH
+fake_dpkg_query "$t"
 # An apt-get that records what it was asked.
 printf '#!/bin/sh\necho "$*" >>"%s/apt.log"\n' "$t" >"$t/apt-get"
-chmod +x "$t/dpkg-query" "$t/apt-get"
+chmod +x "$t/apt-get"
 export DPKG_QUERY=$t/dpkg-query SUDO=
 
 # All installed: nothing printed in auto mode, apt never called.
