@@ -5,13 +5,13 @@
 #   make deps       install host packages (apt; idempotent)
 #   make tree       build/linux = pinned base + series/ (git, one commit per entry)
 #   make export     write build/linux commits back to series/ and the overlay files
-#   make kernel     build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage   (FLAVOR=vm|debug)
+#   make kernel     build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage   (FLAVOR=vm|debug|kcsan)
 #   make vm         boot PRESET and run CMD        (PRESET=zen3|2s4llc|2s8llc, CMD='...')
 #   make series     out/series/: mail-ready patches with a cover letter (git am-checked)
 #   make kselftest  boot PRESET and run the series' kselftest runner (TAP)
 #   make bench      boot PRESET and run the changelog A/B sets (SETS='fit bias ...', REPS=12)
 #   make base-vs-series   base kernel against the patched kernel, defaults untouched
-#   make stress     debug kernel, STRESS_PRESET, STRESS_SECS of load while switches,
+#   make stress     STRESS_FLAVOR kernel (debug|kcsan), STRESS_PRESET, STRESS_SECS of load while switches,
 #                   hotplug, affinity and cpusets churn (console must stay clean)
 #   make deb        out/deb/: Debian packages of the patched tree for bare metal, with
 #                   DEB_CONFIG (default /boot/config-$(uname -r)) plus SCHEDSTATS, DEBUG_FS
@@ -33,6 +33,7 @@ SETS ?=
 REPS ?= 12
 STRESS_PRESET ?= 2s4llc
 STRESS_SECS ?= 1200
+STRESS_FLAVOR ?= debug
 export PRESET
 
 .PHONY: all main deps deps-auto tree export kernel vm series kselftest bench base-vs-series stress deb check tools clean
@@ -77,7 +78,7 @@ base-vs-series: kernel tools
 	@scripts/base-vs-series.sh
 
 stress: tree
-	@FLAVOR=debug scripts/stress.sh -k -p $(STRESS_PRESET) -d $(STRESS_SECS)
+	@FLAVOR=$(STRESS_FLAVOR) scripts/stress.sh -k -p $(STRESS_PRESET) -d $(STRESS_SECS)
 
 deb: tree
 	@scripts/deb.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build a bzImage out of tree: tinyconfig plus our fragments, through ccache.
 #
-#   build-kernel.sh [SRC [OBJ]]     FLAVOR=vm|debug (default vm)
+#   build-kernel.sh [SRC [OBJ]]     FLAVOR=vm|debug|kcsan (default vm)
 #
 # SRC defaults to build/linux, OBJ to build/kbuild-$FLAVOR. The config is made
 # again only when a fragment changes, so a rebuild with nothing changed is a
@@ -19,8 +19,8 @@ JOBS=${JOBS:-$(($(nproc) + 1))}
 frags=("$TOP/configs/vm.config")
 case $FLAVOR in
 vm) ;;
-debug) frags+=("$TOP/configs/debug.config") ;;
-*) die "unknown FLAVOR=$FLAVOR; use FLAVOR=vm or FLAVOR=debug" ;;
+debug | kcsan) frags+=("$TOP/configs/stress.config" "$TOP/configs/$FLAVOR.config") ;;
+*) die "unknown FLAVOR=$FLAVOR; use FLAVOR=vm, FLAVOR=debug or FLAVOR=kcsan" ;;
 esac
 [ -f "$SRC/kernel/sched/fair.c" ] || die "$SRC is not a kernel tree; run 'make tree' first"
 command -v ccache >/dev/null || die "ccache not found; run 'make deps'"

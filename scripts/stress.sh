@@ -20,10 +20,11 @@
 #
 # FLAVOR=debug (the default here) boots the debug kernel: lockdep with
 # PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, KASAN, hung-task and
-# soft-lockup detectors, DEBUG_LIST. The run passes only if the KUnit suite
+# soft-lockup detectors, DEBUG_LIST; FLAVOR=kcsan the same detectors with
+# KCSAN in place of lockdep and KASAN. The run passes only if the KUnit suite
 # passed at boot, the kselftests (-k) and sp-stress exit 0, at least
 # MIN_TOGGLES switch flips and MIN_HOTPLUG hotplug cycles happened, and the console
-# has no splat (vm.sh exits 98 on any BUG, WARNING, Oops, lockdep, KASAN or
+# has no splat (vm.sh exits 98 on any BUG, WARNING, Oops, lockdep, KASAN, KCSAN or
 # RCU stall report, or hung task). sp-stress itself fails if the features
 # file or sis_small_llc do not end as they started or a CPU stays offline.
 set -euo pipefail
