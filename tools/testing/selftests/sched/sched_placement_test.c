@@ -1154,9 +1154,10 @@ static bool measure_ready(double (*measure)(void (*)(void)))
  * bar; with LATENCY_WARN instead, +0.7..+35.0% in 3. It was migrations
  * per context switch until a make check run saw -18.5%: that rate adds
  * the load balancer's moves, and its "off" median was 0.031 in that run
- * against 0.107 in another boot the same day. Under QEMU TCG, anything else busy on the host
- * blunts the drops (periodic wakers with two busy loops beside the guest:
- * -6.5..-20.8% in 4 runs): run these on an otherwise idle host.
+ * against 0.107 in another boot the same day. Under QEMU TCG, anything
+ * else busy on the host blunts the drops (periodic wakers with two busy
+ * loops beside the guest: -6.5..-20.8% in 4 runs): run these on an
+ * otherwise idle host.
  */
 static int migration_test(const char * const *names, int n, const char *also,
 			  void (*load)(void), double (*measure)(void (*)(void)),
