@@ -13,6 +13,7 @@
 # next to that hackbench of N groups; bench/latency.sh, LAT_SECS a run),
 # tbench-N (the same switches: tbench over loopback with N clients, the 1:1
 # load the original RFC lost on; bench/tbench.sh, TBENCH_SECS a run),
+# fit-tbench-N and bias-tbench-N (that tbench for each switch alone),
 # fit-gN and pair-gN (that hackbench for UTIL_FITS_CAPACITY alone, and for
 # SELECT_BIAS_PREV on top of it),
 # fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
@@ -92,6 +93,12 @@ for s in "${sets[@]}"; do
 	tbench-[1-9]*)
 		one "both wakeup switches, tbench ${s#tbench-} clients" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
 			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#tbench-}" ;;
-	*) echo "error: unknown set '$s' (both-gN both-pipe lat-gN tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
+	fit-tbench-[1-9]*)
+		one "UTIL_FITS_CAPACITY alone, tbench ${s#fit-tbench-} clients" UTIL_FITS_CAPACITY "" \
+			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#fit-tbench-}" ;;
+	bias-tbench-[1-9]*)
+		one "SELECT_BIAS_PREV alone, tbench ${s#bias-tbench-} clients" SELECT_BIAS_PREV "" \
+			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#bias-tbench-}" ;;
+	*) echo "error: unknown set '$s' (both-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
 	esac
 done

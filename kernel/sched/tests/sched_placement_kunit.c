@@ -122,6 +122,18 @@ static void set_feat(unsigned int nr, bool on)
 	cpus_read_unlock();
 }
 
+/* Another online CPU that shares @cpu's LLC, or -1. */
+static int llc_sibling(int cpu)
+{
+	int other;
+
+	for_each_online_cpu(other) {
+		if (other != cpu && cpus_share_cache(other, cpu))
+			return other;
+	}
+	return -1;
+}
+
 /*
  * select_idle_sibling() when neither target nor prev is idle, so that the
  * wakeup switches decide. Both CPUs share an LLC; for the length of the
@@ -163,7 +175,7 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	bool bias_was = sched_feat(SELECT_BIAS_PREV);
 	unsigned int prev_nr, target_nr, prev_ue, target_ue, prev_idle, target_idle;
 	unsigned long light;
-	int prev = -1, target, cpu, got;
+	int prev, target, got;
 	struct rq *prq, *trq;
 	struct task_struct *p;
 	unsigned long flags;
@@ -176,12 +188,7 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	if (is_per_cpu_kthread(current))
 		kunit_skip(test, "runs in a per-CPU kthread");
 	target = cpumask_first(cpu_online_mask);
-	for_each_online_cpu(cpu) {
-		if (cpu != target && cpus_share_cache(cpu, target)) {
-			prev = cpu;
-			break;
-		}
-	}
+	prev = llc_sibling(target);
 	if (prev < 0)
 		kunit_skip(test, "needs two online CPUs sharing an LLC");
 
@@ -215,7 +222,7 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	prq->cfs.avg.util_est = light;
 	trq->cfs.avg.util_est = light;
 	scoped_guard (rcu)
-		got = select_idle_sibling(p, prev, target);
+		got = select_idle_sibling(p, prev, target, 0);
 	prq->nr_running = prev_nr;
 	trq->nr_running = target_nr;
 	prq->cfs.h_nr_idle = prev_idle;
@@ -228,6 +235,62 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
 
 	KUNIT_EXPECT_EQ(test, c->want_prev ? prev : target, got);
+}
+
+/*
+ * The SELECT_BIAS_PREV fallback keeps the task on prev unless
+ * prev_busier(): prev runs more tasks than target, where a sync waker on
+ * target, about to sleep, does not count. The runqueues' nr_running are
+ * replaced under their locks for the length of the call, as above.
+ */
+struct prev_busier_case {
+	const char *name;
+	unsigned int prev_nr, target_nr;
+	bool sync_waker;
+	bool want;
+};
+
+static const struct prev_busier_case prev_busier_cases[] = {
+	{ "one task each",			1, 1, false, false },
+	{ "prev queued",			2, 1, false, true  },
+	{ "target queued",			1, 2, false, false },
+	{ "sync: target runs only the waker",	1, 1, true,  true  },
+	{ "sync: waker and one more on target",	1, 2, true,  false },
+	{ "sync: waker and one more, prev two",	2, 2, true,  true  },
+	{ "sync: prev idle",			0, 1, true,  false },
+};
+
+KUNIT_ARRAY_PARAM_DESC(prev_busier, prev_busier_cases, name);
+
+static void prev_busier_test(struct kunit *test)
+{
+	const struct prev_busier_case *c = test->param_value;
+	unsigned int prev_nr, target_nr;
+	int prev, target;
+	struct rq *prq, *trq;
+	unsigned long flags;
+	bool got;
+
+	target = cpumask_first(cpu_online_mask);
+	prev = llc_sibling(target);
+	if (prev < 0)
+		kunit_skip(test, "needs two online CPUs sharing an LLC");
+
+	prq = cpu_rq(prev);
+	trq = cpu_rq(target);
+	local_irq_save(flags);
+	double_rq_lock(prq, trq);
+	prev_nr = prq->nr_running;
+	target_nr = trq->nr_running;
+	prq->nr_running = c->prev_nr;
+	trq->nr_running = c->target_nr;
+	got = prev_busier(prev, target, c->sync_waker);
+	prq->nr_running = prev_nr;
+	trq->nr_running = target_nr;
+	double_rq_unlock(prq, trq);
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, c->want, got);
 }
 
 #ifdef CONFIG_NUMA
@@ -437,6 +500,7 @@ static struct kunit_case sched_placement_test_cases[] = {
 	KUNIT_CASE_PARAM(sis_idle_scan_depth_test, sis_depth_gen_params),
 	KUNIT_CASE_PARAM(util_fits_remaining_test, fit_gen_params),
 	KUNIT_CASE_PARAM(select_idle_sibling_order_test, sis_order_gen_params),
+	KUNIT_CASE_PARAM(prev_busier_test, prev_busier_gen_params),
 #ifdef CONFIG_NUMA
 	KUNIT_CASE_PARAM(task_numa_imb_nr_test, numa_imb_gen_params),
 	KUNIT_CASE(task_cpus_in_group_test),
