@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 hz=$(getconf CLK_TCK)
 spin() { timeout "$1" sh -c 'while :; do :; done'; }
-field() { echo "$1" | awk -v f="$2" '{ print $f }'; } # MARK N: busy 1, all 2, kids 3
+field() { echo "$1" | awk -v f="$2" '{ print $f }'; } # MARK N: busy 1, all 2, kids 3, steal 4
 
 m0=$(host_mark)
 spin 3
@@ -27,10 +27,19 @@ echo "# a 3 s busy loop outside our tree: $kids ticks of our children, $busy bus
 [ "$kids" -lt $((hz / 2)) ] || fail "an outside busy loop counted as ours: $kids ticks"
 [ "$busy" -ge $((2 * hz)) ] || fail "an outside busy loop did not show as busy: $busy ticks"
 
-# The share: (busy - ours) / all, never below 0.
-for c in "100 1000 50|400 1600 250|16.7" "0 0 0|100 200 150|0.0" "5 5 5|5 5 5|0.0"; do
-	IFS='|' read -r a b want <<<"$c"
+# The steal ticks are /proc/stat's eighth field (read first: it only
+# grows), and no more than the busy ticks, which include them.
+s=$(awk '$1 == "cpu" { print $9 }' /proc/stat)
+m0=$(host_mark)
+[ "$(field "$m0" 4)" -ge "$s" ] 2>/dev/null || fail "steal ticks $(field "$m0" 4) behind /proc/stat's $s"
+[ "$(field "$m0" 4)" -le "$(field "$m0" 1)" ] || fail "steal ticks above busy ticks: $m0"
+
+# The shares: (busy - ours) / all, never below 0; steal / all.
+for c in "100 1000 50 10|400 1600 250 70|16.7|10.0" "0 0 0 0|100 200 150 0|0.0|0.0" "5 5 5 5|5 5 5 5|0.0|0.0"; do
+	IFS='|' read -r a b want want_steal <<<"$c"
 	got=$(host_others_pct "$a" "$b")
 	[ "$got" = "$want" ] || fail "host_others_pct '$a' '$b': $got, want $want"
+	got=$(host_steal_pct "$a" "$b")
+	[ "$got" = "$want_steal" ] || fail "host_steal_pct '$a' '$b': $got, want $want_steal"
 done
-echo "# host_others_pct: (busy - ours) / all ticks, 0 when negative or no ticks"
+echo "# host_others_pct: (busy - ours) / all ticks, 0 when negative or no ticks; host_steal_pct: steal / all"
