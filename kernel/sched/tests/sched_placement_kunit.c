@@ -222,7 +222,7 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	prq->cfs.avg.util_est = light;
 	trq->cfs.avg.util_est = light;
 	scoped_guard (rcu)
-		got = select_idle_sibling(p, prev, target, 0);
+		got = select_idle_sibling(p, prev, target, false);
 	prq->nr_running = prev_nr;
 	trq->nr_running = target_nr;
 	prq->cfs.h_nr_idle = prev_idle;
