@@ -2,7 +2,7 @@
 # host_mark / host_others_pct (scripts/lib.sh), the idle-host check of the
 # vm-alone stage: CPU time of the caller's own foreground children counts as
 # its own, CPU time of a process outside its tree does not, and the share
-# is other busy ticks over all ticks. Asserts on tick counts, not on shares,
+# is other busy ticks, steal left out, over all ticks. Asserts on tick counts, not on shares,
 # so that neither the host's load nor its CPU count changes the answer.
 . "$(dirname "$0")/../lib.sh"
 hz=$(getconf CLK_TCK)
@@ -34,12 +34,13 @@ m0=$(host_mark)
 [ "$(field "$m0" 4)" -ge "$s" ] 2>/dev/null || fail "steal ticks $(field "$m0" 4) behind /proc/stat's $s"
 [ "$(field "$m0" 4)" -le "$(field "$m0" 1)" ] || fail "steal ticks above busy ticks: $m0"
 
-# The shares: (busy - ours) / all, never below 0; steal / all.
-for c in "100 1000 50 10|400 1600 250 70|16.7|10.0" "0 0 0 0|100 200 150 0|0.0|0.0" "5 5 5 5|5 5 5 5|0.0|0.0"; do
+# The shares: (busy - steal - ours) / all, never below 0; steal / all.
+for c in "100 1000 50 10|400 1600 250 70|6.7|10.0" "0 0 0 0|100 200 150 0|0.0|0.0" "5 5 5 5|5 5 5 5|0.0|0.0" \
+	"0 0 0 0|300 600 100 200|0.0|33.3" "0 0 0 0|300 600 100 0|33.3|0.0"; do
 	IFS='|' read -r a b want want_steal <<<"$c"
 	got=$(host_others_pct "$a" "$b")
 	[ "$got" = "$want" ] || fail "host_others_pct '$a' '$b': $got, want $want"
 	got=$(host_steal_pct "$a" "$b")
 	[ "$got" = "$want_steal" ] || fail "host_steal_pct '$a' '$b': $got, want $want_steal"
 done
-echo "# host_others_pct: (busy - ours) / all ticks, 0 when negative or no ticks; host_steal_pct: steal / all"
+echo "# host_others_pct: (busy - steal - ours) / all ticks, 0 when negative or no ticks; host_steal_pct: steal / all"

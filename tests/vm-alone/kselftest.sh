@@ -7,10 +7,11 @@
 # is measured, and above HOST_OTHERS_MAX percent of all its CPUs the stage
 # fails whatever the tests said: a verdict that depends on what else ran
 # would not give the same answer twice. An idle host measures 0.5-5% here;
-# on this 2-CPU machine one busy process beside the guest, about 50%. The
-# share of it that is steal is printed apart: a machine that is itself a
-# guest loses CPU time to its neighbours (20.6% of this one in a 60 s
-# sample during a bench), which nothing run here causes.
+# on this 2-CPU machine one busy process beside the guest, about 50%.
+# Steal is not in that share: a machine that is itself a guest loses CPU
+# time to its neighbours (20.6% and 29.0% of this one in two samples),
+# which nothing run here causes or can stop, and a guard on it would fail
+# passing runs at random. It is printed, and named in a failure.
 . "$(dirname "$0")/../lib.sh"
 HOST_OTHERS_MAX=${HOST_OTHERS_MAX:-20}
 bin=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftest failed"
@@ -21,17 +22,21 @@ VM_KEEP=$t "$TOP/scripts/vm.sh" -t 900 -- "$bin" >"$t/tap" 2>&1 || rc=$?
 m1=$(host_mark)
 others=$(host_others_pct "$m0" "$m1")
 steal=$(host_steal_pct "$m0" "$m1")
-echo "# host: other CPU use $others% of the host during the run (steal: $steal%; limit $HOST_OTHERS_MAX%)"
+echo "# host: other CPU use $others% of the host during the run (limit $HOST_OTHERS_MAX%), steal $steal%"
 busy=
 awk -v o="$others" -v l="$HOST_OTHERS_MAX" 'BEGIN { exit !(o > l) }' &&
-	busy="the host was busy: other CPU use $others% (limit $HOST_OTHERS_MAX%), steal $steal% (CPU time the hypervisor under this machine gave to other guests), which under TCG changes the migration counts the tests measure; rerun with nothing else running on the host, or later if steal was most of it. "
+	busy="the host was busy: other CPU use $others% (limit $HOST_OTHERS_MAX%), which under TCG changes the migration counts the tests measure; rerun with nothing else running on the host. "
+# Steal goes into a failure's message, and fails nothing by itself.
+why=$busy
+awk -v s="$steal" -v l="$HOST_OTHERS_MAX" 'BEGIN { exit !(s > l) }' &&
+	why="${why}The hypervisor under this machine took $steal% of its CPU time (steal), which slows the guest as a busy host does. "
 plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$t/tap")
-[ -n "$plan" ] || fail "${busy}no TAP plan (exit $rc): $(tail -n 20 "$t/tap")"
-grep -E '^not ok' "$t/tap" && fail "${busy}failures (exit $rc): $(grep -E '^(not ok|# )' "$t/tap")"
-grep -E '^ok .*# SKIP' "$t/tap" && fail "${busy}skipped on the patched kernel: $(grep '^# ' "$t/tap")"
+[ -n "$plan" ] || fail "${why}no TAP plan (exit $rc): $(tail -n 20 "$t/tap")"
+grep -E '^not ok' "$t/tap" && fail "${why}failures (exit $rc): $(grep -E '^(not ok|# )' "$t/tap")"
+grep -E '^ok .*# SKIP' "$t/tap" && fail "${why}skipped on the patched kernel: $(grep '^# ' "$t/tap")"
 n=$(grep -cE '^ok [0-9]+ ' "$t/tap")
-[ "$n" = "$plan" ] || fail "${busy}$n of $plan tests reported ok"
-[ "$rc" = 0 ] || fail "${busy}runner exit $rc"
+[ "$n" = "$plan" ] || fail "${why}$n of $plan tests reported ok"
+[ "$rc" = 0 ] || fail "${why}runner exit $rc"
 [ -z "$busy" ] || fail "${busy}(The tests passed.)"
 grep -E '^# [^T]' "$t/tap" | head -n 12
 echo "# $n of $plan kselftests passed"
