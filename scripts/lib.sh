@@ -178,8 +178,8 @@ results_commit() {
 # scheduler inside does: the drop util_fits_capacity measures, 24-32% on an
 # idle host, came out at 6.5-20.8% in 4 runs with two busy loops beside the
 # guest, and once at none next to two kernel builds. host_mark prints the
-# host's CPU ticks, busy (steal included: another guest's use slows ours
-# as well) and in all, those of the reaped children of the top-level
+# host's CPU ticks, busy (steal included, as /proc/stat counts it) and in
+# all, those of the reaped children of the top-level
 # shell ($$, also from a command substitution), and the steal ticks; run
 # it before and after a command run in the foreground, and
 # host_others_pct MARK0 MARK1 prints the share of the host's CPU time, in

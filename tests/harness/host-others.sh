@@ -2,8 +2,9 @@
 # host_mark / host_others_pct (scripts/lib.sh), the idle-host check of the
 # vm-alone stage: CPU time of the caller's own foreground children counts as
 # its own, CPU time of a process outside its tree does not, and the share
-# is other busy ticks, steal left out, over all ticks. Asserts on tick counts, not on shares,
-# so that neither the host's load nor its CPU count changes the answer.
+# is other busy ticks, steal left out, over all ticks. Asserts on tick
+# counts, not on shares, so that neither the host's load nor its CPU count
+# changes the answer.
 . "$(dirname "$0")/../lib.sh"
 hz=$(getconf CLK_TCK)
 spin() { timeout "$1" sh -c 'while :; do :; done'; }
