@@ -175,9 +175,10 @@ results_commit() {
 
 # The TCG guest runs on one host thread (vm.sh: tcg,thread=single), and
 # whatever else the host runs changes its timing, which changes what the
-# scheduler inside does: the drop util_fits_capacity measures, 24-32% on an
-# idle host, came out at 6.5-20.8% in 4 runs with two busy loops beside the
-# guest, and once at none next to two kernel builds. host_mark prints the
+# scheduler inside does: the drop an earlier util_fits_capacity measured
+# (periodic wakers), 24-32% on an idle host, came out at 6.5-20.8% in 4
+# runs with two busy loops beside the guest, and once at none next to two
+# kernel builds. host_mark prints the
 # host's CPU ticks, busy (steal included, as /proc/stat counts it) and in
 # all, those of the reaped children of the top-level
 # shell ($$, also from a command substitution), and the steal ticks; run
