@@ -1344,8 +1344,9 @@ static bool measure_ready(double (*measure)(void (*)(void)))
 }
 
 /*
- * The effect must be a drop to at most @max_ratio of the rate with the
- * features off. The thresholds come from runs of each test in the VM, in
+ * The load runs in the last CPU's LLC, which must have at least @min_llc
+ * CPUs. The effect must be a drop to at most @max_ratio of the rate with
+ * the features off. The thresholds come from runs of each test in the VM, in
  * moved wakeups per wakeup. A wakee on a busy prev with
  * UTIL_FITS_CAPACITY: median 0.000 on against 0.500 off in each of 5
  * runs on 2s4llc, one on zen3 and 3 on the debug kernel (2s4llc); the
@@ -1366,13 +1367,18 @@ static bool measure_ready(double (*measure)(void (*)(void)))
  * otherwise idle host.
  */
 static int migration_test(const char * const *names, int n, const char *also,
-			  void (*load)(void), double (*measure)(void (*)(void)),
-			  const char *what, double max_ratio)
+			  int min_llc, void (*load)(void),
+			  double (*measure)(void (*)(void)), const char *what,
+			  double max_ratio)
 {
 	double ratio;
 
 	if (!have_features(names, n) || (also && feature_state(also) < 0))
 		return KSFT_SKIP;
+	if (llc_weight(nr_cpus - 1) < min_llc) {
+		ksft_print_msg("the last CPU's LLC has fewer than %d CPUs\n", min_llc);
+		return KSFT_SKIP;
+	}
 	if (feature_state("UTIL_EST") != 1) {
 		ksft_print_msg("UTIL_EST is off\n");
 		return KSFT_SKIP;
@@ -1394,11 +1400,7 @@ static int util_fits_capacity(void)
 {
 	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
 
-	if (llc_weight(nr_cpus - 1) < 2) {
-		ksft_print_msg("the last CPU's LLC has one CPU: nowhere to move\n");
-		return KSFT_SKIP;
-	}
-	return migration_test(f, 1, NULL, busy_prev_load, moved_per_wakeup,
+	return migration_test(f, 1, NULL, 2, busy_prev_load, moved_per_wakeup,
 			      "wakee on a busy prev", 0.5);
 }
 
@@ -1407,11 +1409,7 @@ static int fit_and_bias(void)
 {
 	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
 
-	if (llc_weight(nr_cpus - 1) < 3) {
-		ksft_print_msg("the last CPU's LLC has fewer than 3 CPUs\n");
-		return KSFT_SKIP;
-	}
-	return migration_test(f, 2, NULL, waker_prev_load, moved_per_wakeup,
+	return migration_test(f, 2, NULL, 3, waker_prev_load, moved_per_wakeup,
 			      "sync wakee, both vs neither", 0.5);
 }
 
@@ -1424,11 +1422,7 @@ static int bias_prev(void)
 {
 	static const char * const f[] = { "SELECT_BIAS_PREV" };
 
-	if (llc_weight(nr_cpus - 1) < 3) {
-		ksft_print_msg("the last CPU's LLC has fewer than 3 CPUs\n");
-		return KSFT_SKIP;
-	}
-	return migration_test(f, 1, "UTIL_FITS_CAPACITY", waker_prev_load,
+	return migration_test(f, 1, "UTIL_FITS_CAPACITY", 3, waker_prev_load,
 			      moved_per_wakeup, "sync wakee, bias on top of fit", 0.5);
 }
 
