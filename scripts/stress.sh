@@ -58,26 +58,28 @@ if [ "$kself" = 1 ]; then
 	guest="$selftest && $guest"
 fi
 
-keep=$(mktemp -d "${TMPDIR:-/tmp}/sp-stress.XXXXXX")
-cleanup_on_exit 'rm -rf "$keep"'
+# The run's console, dmesg and output go to results/<time>-<preset>-stress
+# (results/...partial when the run fails or is stopped: a WARNING's call
+# trace, a lockdep report, is read there).
+results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$preset-stress-$FLAVOR"
 # Boot, KUnit and the kselftests take 2-4 min on the debug kernel under TCG;
 # the timeout leaves that much again on top of the load.
 rc=0
-VM_KEEP=$keep "$TOP/scripts/vm.sh" -p "$preset" -k "$kernel" -t $((secs + 900)) -- \
-	sh -c "$guest" | tee "$keep/out" || rc=$?
+VM_KEEP=$RESULTS "$TOP/scripts/vm.sh" -p "$preset" -k "$kernel" -t $((secs + 900)) -- \
+	sh -c "$guest" | tee "$RESULTS/out" || rc=$?
 
 fail=0
 if [ "$rc" != 0 ]; then
 	echo "error: the guest run failed (exit $rc; 98 = a splat on the console, 99 = panic or hang)" >&2
 	fail=1
 fi
-tap=$(kunit_suite_tap "$keep/dmesg")
+tap=$(kunit_suite_tap "$RESULTS/dmesg")
 if ! echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || echo "$tap" | grep -q 'not ok'; then
 	echo "error: the sched_placement KUnit suite did not pass at boot:" >&2
 	echo "$tap" | grep -E 'not ok|^ok' >&2 || echo "(no suite in dmesg)" >&2
 	fail=1
 fi
-count() { sed -n "s/^# $1 \([0-9]*\)$/\1/p" "$keep/out" | tail -n 1; }
+count() { sed -n "s/^# $1 \([0-9]*\)$/\1/p" "$RESULTS/out" | tail -n 1; }
 toggles=$(count 'switch toggles')
 cycles=$(count 'hotplug cycles')
 if [ "${toggles:-0}" -lt "$min_toggles" ]; then
@@ -88,5 +90,9 @@ if [ "${cycles:-0}" -lt "$min_hotplug" ]; then
 	echo "error: ${cycles:-no} hotplug cycles, want at least $min_hotplug" >&2
 	fail=1
 fi
-[ "$fail" = 0 ] || exit 1
+if [ "$fail" != 0 ]; then
+	echo "error: the console, dmesg and output are in ${RESULTS#"$TOP"/}/" >&2
+	exit 1
+fi
+results_commit
 echo "# stress passed: $FLAVOR kernel on $preset, $secs s of load, $toggles toggles, $cycles hotplug cycles, console clean"

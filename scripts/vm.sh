@@ -243,7 +243,7 @@ boot() {
 }
 boot
 
-splats=$("$TOP/scripts/console-check.sh" "$run/console.log" "$run/dmesg" || true)
+splats=$("$TOP/scripts/console-check.sh" -c 60 "$run/console.log" "$run/dmesg" || true)
 if [ ! -f "$run/rc" ]; then
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "error: guest hung: no result after ${timeout}s (raise -t, or look at the console below)" >&2

@@ -12,3 +12,12 @@ for s in 'WARNING: CPU: 3 PID: 1 at kernel/sched/fair.c:100 foo' 'BUG: kernel NU
 	out=$("$TOP/scripts/console-check.sh" "$t/bad") && fail "missed: $s"
 	[ "$out" = "$s" ] || fail "reported '$out' for '$s'"
 done
+# -c N: the first report in full, N lines from its first line.
+printf '[    1.0] ok\n[    2.0] WARNING: at kernel/sched/core.c:1 set_task_cpu\n[    2.1] Call Trace:\n[    2.2]  try_to_wake_up\n[    2.3] later\n' >"$t/trace"
+out=$("$TOP/scripts/console-check.sh" -c 3 "$t/clean" "$t/trace") && fail "-c: missed the WARNING"
+want='WARNING: at kernel/sched/core.c:1 set_task_cpu
+--- the first report, from trace:
+[    2.0] WARNING: at kernel/sched/core.c:1 set_task_cpu
+[    2.1] Call Trace:
+[    2.2]  try_to_wake_up'
+[ "$out" = "$want" ] || fail "-c 3 printed: $out"
