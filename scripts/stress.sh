@@ -58,7 +58,7 @@ if [ "$kself" = 1 ]; then
 	guest="$selftest && $guest"
 fi
 
-# The run's console, dmesg and output go to results/<time>-<preset>-stress
+# The run's console, dmesg and output go to results/<time>-<preset>-stress-<flavor>
 # (results/...partial when the run fails or is stopped: a WARNING's call
 # trace, a lockdep report, is read there).
 results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$preset-stress-$FLAVOR"
