@@ -293,6 +293,94 @@ static void prev_busier_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->want, got);
 }
 
+/*
+ * The SELECT_BIAS_PREV fallback through select_idle_sibling() itself: the
+ * task may run only on prev and target, both busy (nr_running and
+ * h_nr_idle replaced as in select_idle_sibling_order_test()), so the LLC
+ * scan finds nothing allowed and idle whatever the other CPUs run, and the
+ * last step decides. UTIL_FITS_CAPACITY is off, so no fit answers first.
+ */
+struct bias_fallback_case {
+	const char *name;
+	bool bias;		/* SELECT_BIAS_PREV */
+	unsigned int prev_nr, target_nr;
+	bool sync_waker;
+	bool want_prev;		/* else target */
+};
+
+static const struct bias_fallback_case bias_fallback_cases[] = {
+	{ "no bias: target",				false, 1, 1, false, false },
+	{ "no bias, target queued: target",		false, 1, 2, false, false },
+	{ "bias, one task each: prev",			true,  1, 1, false, true  },
+	{ "bias, prev queued: target",			true,  2, 1, false, false },
+	{ "bias, sync, waker alone on target: target",	true,  1, 1, true,  false },
+	{ "bias, sync, waker and one more: prev",	true,  1, 2, true,  true  },
+};
+
+KUNIT_ARRAY_PARAM_DESC(bias_fallback, bias_fallback_cases, name);
+
+static void bias_fallback_test(struct kunit *test)
+{
+	const struct bias_fallback_case *c = test->param_value;
+	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
+	bool bias_was = sched_feat(SELECT_BIAS_PREV);
+	unsigned int prev_nr, target_nr, prev_idle, target_idle;
+	int prev, target, got;
+	struct cpumask *allowed;
+	struct rq *prq, *trq;
+	struct task_struct *p;
+	unsigned long flags;
+
+	if (sched_asym_cpucap_active())
+		kunit_skip(test, "asymmetric capacity: the switches do not act");
+	if (is_per_cpu_kthread(current))
+		kunit_skip(test, "runs in a per-CPU kthread");
+	target = cpumask_first(cpu_online_mask);
+	prev = llc_sibling(target);
+	if (prev < 0)
+		kunit_skip(test, "needs two online CPUs sharing an LLC");
+
+	allowed = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, allowed);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	cpumask_set_cpu(prev, allowed);
+	cpumask_set_cpu(target, allowed);
+	p->cpus_ptr = allowed;
+	p->nr_cpus_allowed = 2;
+	p->recent_used_cpu = prev;	/* no third candidate */
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	p->se.cfs_rq = &cpu_rq(prev)->cfs;
+#endif
+
+	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, false);
+	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
+	prq = cpu_rq(prev);
+	trq = cpu_rq(target);
+	local_irq_save(flags);
+	double_rq_lock(prq, trq);
+	prev_nr = prq->nr_running;
+	target_nr = trq->nr_running;
+	prev_idle = prq->cfs.h_nr_idle;
+	target_idle = trq->cfs.h_nr_idle;
+	prq->nr_running = c->prev_nr;
+	trq->nr_running = c->target_nr;
+	prq->cfs.h_nr_idle = 0;
+	trq->cfs.h_nr_idle = 0;
+	scoped_guard (rcu)
+		got = select_idle_sibling(p, prev, target, c->sync_waker);
+	prq->nr_running = prev_nr;
+	trq->nr_running = target_nr;
+	prq->cfs.h_nr_idle = prev_idle;
+	trq->cfs.h_nr_idle = target_idle;
+	double_rq_unlock(prq, trq);
+	local_irq_restore(flags);
+	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
+	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
+
+	KUNIT_EXPECT_EQ(test, c->want_prev ? prev : target, got);
+}
+
 #ifdef CONFIG_NUMA
 struct numa_imb_case {
 	const char *name;
@@ -501,6 +589,7 @@ static struct kunit_case sched_placement_test_cases[] = {
 	KUNIT_CASE_PARAM(util_fits_remaining_test, fit_gen_params),
 	KUNIT_CASE_PARAM(select_idle_sibling_order_test, sis_order_gen_params),
 	KUNIT_CASE_PARAM(prev_busier_test, prev_busier_gen_params),
+	KUNIT_CASE_PARAM(bias_fallback_test, bias_fallback_gen_params),
 #ifdef CONFIG_NUMA
 	KUNIT_CASE_PARAM(task_numa_imb_nr_test, numa_imb_gen_params),
 	KUNIT_CASE(task_cpus_in_group_test),
