@@ -143,9 +143,40 @@ static int llc_sibling(int cpu)
  * compares it with h_nr_idle, here 0) and gives the fit its inputs,
  * whatever the CPUs really run. The values are put back before the locks
  * are dropped; lockless readers elsewhere may see them for the length of
- * one call. Only cases that end before the LLC scan are here: the scan's
- * answer depends on what the other CPUs of the LLC run.
+ * one call.
  */
+static int sis_busy_pair(struct task_struct *p, int prev, int target, bool sync,
+			 unsigned int prev_nr, unsigned int target_nr,
+			 unsigned long util_est)
+{
+	struct rq *rqs[2] = { cpu_rq(prev), cpu_rq(target) };
+	unsigned int nr[2] = { prev_nr, target_nr };
+	unsigned int saved_nr[2], saved_idle[2];
+	unsigned long saved_ue[2], flags;
+	int got, i;
+
+	local_irq_save(flags);
+	double_rq_lock(rqs[0], rqs[1]);
+	for (i = 0; i < 2; i++) {
+		saved_nr[i] = rqs[i]->nr_running;
+		saved_idle[i] = rqs[i]->cfs.h_nr_idle;
+		saved_ue[i] = rqs[i]->cfs.avg.util_est;
+		rqs[i]->nr_running = nr[i];
+		rqs[i]->cfs.h_nr_idle = 0;
+		rqs[i]->cfs.avg.util_est = util_est;
+	}
+	scoped_guard (rcu)
+		got = select_idle_sibling(p, prev, target, sync);
+	for (i = 0; i < 2; i++) {
+		rqs[i]->nr_running = saved_nr[i];
+		rqs[i]->cfs.h_nr_idle = saved_idle[i];
+		rqs[i]->cfs.avg.util_est = saved_ue[i];
+	}
+	double_rq_unlock(rqs[0], rqs[1]);
+	local_irq_restore(flags);
+	return got;
+}
+
 struct sis_order_case {
 	const char *name;
 	bool bias;		/* SELECT_BIAS_PREV, UTIL_FITS_CAPACITY is on */
@@ -158,6 +189,8 @@ struct sis_order_case {
  * smaller capacity of the two, and so does the task: a quarter of the
  * capacity fits in either, with room to spare above the 20% margin, so
  * the order decides. A CPU with a task queued (nr_running 2) has no room.
+ * Only cases that end before the LLC scan are here: the scan's answer
+ * depends on what the other CPUs of the LLC run.
  */
 static const struct sis_order_case sis_order_cases[] = {
 	{ "both fit: target first",		false, 1, 1, false },
@@ -173,12 +206,9 @@ static void select_idle_sibling_order_test(struct kunit *test)
 	const struct sis_order_case *c = test->param_value;
 	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
 	bool bias_was = sched_feat(SELECT_BIAS_PREV);
-	unsigned int prev_nr, target_nr, prev_ue, target_ue, prev_idle, target_idle;
 	unsigned long light;
 	int prev, target, got;
-	struct rq *prq, *trq;
 	struct task_struct *p;
-	unsigned long flags;
 
 	if (sched_asym_cpucap_active())
 		kunit_skip(test, "asymmetric capacity: the switches do not act");
@@ -205,32 +235,8 @@ static void select_idle_sibling_order_test(struct kunit *test)
 
 	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, true);
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
-	prq = cpu_rq(prev);
-	trq = cpu_rq(target);
-	local_irq_save(flags);
-	double_rq_lock(prq, trq);
-	prev_nr = prq->nr_running;
-	target_nr = trq->nr_running;
-	prev_idle = prq->cfs.h_nr_idle;
-	target_idle = trq->cfs.h_nr_idle;
-	prev_ue = prq->cfs.avg.util_est;
-	target_ue = trq->cfs.avg.util_est;
-	prq->nr_running = c->prev_nr;
-	trq->nr_running = c->target_nr;
-	prq->cfs.h_nr_idle = 0;
-	trq->cfs.h_nr_idle = 0;
-	prq->cfs.avg.util_est = light;
-	trq->cfs.avg.util_est = light;
-	scoped_guard (rcu)
-		got = select_idle_sibling(p, prev, target, false);
-	prq->nr_running = prev_nr;
-	trq->nr_running = target_nr;
-	prq->cfs.h_nr_idle = prev_idle;
-	trq->cfs.h_nr_idle = target_idle;
-	prq->cfs.avg.util_est = prev_ue;
-	trq->cfs.avg.util_est = target_ue;
-	double_rq_unlock(prq, trq);
-	local_irq_restore(flags);
+	got = sis_busy_pair(p, prev, target, false, c->prev_nr, c->target_nr,
+			    light);
 	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
 
@@ -296,7 +302,7 @@ static void prev_busier_test(struct kunit *test)
 /*
  * The SELECT_BIAS_PREV fallback through select_idle_sibling() itself: the
  * task may run only on prev and target, both busy (nr_running and
- * h_nr_idle replaced as in select_idle_sibling_order_test()), so the LLC
+ * h_nr_idle replaced by sis_busy_pair()), so the LLC
  * scan finds nothing allowed and idle whatever the other CPUs run, and the
  * last step decides. UTIL_FITS_CAPACITY is off, so no fit answers first.
  */
@@ -324,12 +330,9 @@ static void bias_fallback_test(struct kunit *test)
 	const struct bias_fallback_case *c = test->param_value;
 	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
 	bool bias_was = sched_feat(SELECT_BIAS_PREV);
-	unsigned int prev_nr, target_nr, prev_idle, target_idle;
 	int prev, target, got;
 	struct cpumask *allowed;
-	struct rq *prq, *trq;
 	struct task_struct *p;
-	unsigned long flags;
 
 	if (sched_asym_cpucap_active())
 		kunit_skip(test, "asymmetric capacity: the switches do not act");
@@ -355,26 +358,9 @@ static void bias_fallback_test(struct kunit *test)
 
 	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, false);
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
-	prq = cpu_rq(prev);
-	trq = cpu_rq(target);
-	local_irq_save(flags);
-	double_rq_lock(prq, trq);
-	prev_nr = prq->nr_running;
-	target_nr = trq->nr_running;
-	prev_idle = prq->cfs.h_nr_idle;
-	target_idle = trq->cfs.h_nr_idle;
-	prq->nr_running = c->prev_nr;
-	trq->nr_running = c->target_nr;
-	prq->cfs.h_nr_idle = 0;
-	trq->cfs.h_nr_idle = 0;
-	scoped_guard (rcu)
-		got = select_idle_sibling(p, prev, target, c->sync_waker);
-	prq->nr_running = prev_nr;
-	trq->nr_running = target_nr;
-	prq->cfs.h_nr_idle = prev_idle;
-	trq->cfs.h_nr_idle = target_idle;
-	double_rq_unlock(prq, trq);
-	local_irq_restore(flags);
+	/* UTIL_FITS_CAPACITY is off: util_est is not read. */
+	got = sis_busy_pair(p, prev, target, c->sync_waker, c->prev_nr,
+			    c->target_nr, 0);
 	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
 	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
 
