@@ -28,6 +28,9 @@ m1=$(host_mark)
 others=$(host_others_pct "$m0" "$m1")
 steal=$(host_steal_pct "$m0" "$m1")
 echo "# host: other CPU use $others% of the host during the run (limit $HOST_OTHERS_MAX%), steal $steal%"
+# The marks themselves (busy, all, our children's, steal ticks), to tell
+# where a high share came from.
+echo "# host ticks before and after: $m0 / $m1"
 busy=
 awk -v o="$others" -v l="$HOST_OTHERS_MAX" 'BEGIN { exit !(o > l) }' &&
 	busy="the host was busy: other CPU use $others% (limit $HOST_OTHERS_MAX%), which under TCG changes the migration counts the tests measure; rerun with nothing else running on the host. "
