@@ -15,7 +15,7 @@
 # load the original RFC lost on; bench/tbench.sh, TBENCH_SECS a run),
 # fit-tbench-N and bias-tbench-N (that tbench for each switch alone),
 # fit-gN and pair-gN (that hackbench for UTIL_FITS_CAPACITY alone, and for
-# SELECT_BIAS_PREV on top of it),
+# SELECT_BIAS_PREV on top of it), sis-gN (that hackbench for SIS_SMALL_LLC),
 # fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
 # (hackbench confined to the LLC of CPU 0, two tasks per CPU), pipe pipe-fit
 # pipe-pair (perf bench sched pipe, 1:1), boost (perf bench sched messaging).
@@ -86,6 +86,9 @@ for s in "${sets[@]}"; do
 	pair-g[0-9]*)
 		one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench ${s#pair-g} groups" SELECT_BIAS_PREV \
 			UTIL_FITS_CAPACITY hackbench -g "${s#pair-g}" $HB_ORIG ;;
+	sis-g[0-9]*)
+		one "SIS_SMALL_LLC, hackbench ${s#sis-g} groups" SIS_SMALL_LLC "" \
+			hackbench -g "${s#sis-g}" $HB_ORIG ;;
 	both-pipe) one "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
 	lat-g[0-9]*)
 		one "both wakeup switches, cyclictest next to hackbench ${s#lat-g} groups" \
