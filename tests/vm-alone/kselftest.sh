@@ -17,7 +17,7 @@
 HOST_OTHERS_MAX=${HOST_OTHERS_MAX:-20}
 preset=${KS_PRESET:-2s4llc}
 # The runner takes about 4 min on 2s4llc and 7 min 30 s on zen3, boot
-# included; the limit leaves twice that.
+# included; each limit leaves more than three times that.
 case $preset in zen3) limit=1500 ;; *) limit=900 ;; esac
 bin=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftest failed"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
