@@ -16,9 +16,14 @@
 . "$(dirname "$0")/../lib.sh"
 HOST_OTHERS_MAX=${HOST_OTHERS_MAX:-20}
 preset=${KS_PRESET:-2s4llc}
-# The runner takes about 4 min on 2s4llc and 7 min 30 s on zen3, boot
-# included; each limit leaves more than three times that.
-case $preset in zen3) limit=1500 ;; *) limit=900 ;; esac
+# The runner takes about 4 min on 2s4llc and 12 min on zen3, boot
+# included; each limit leaves more than twice that. The hackbench tests
+# need LLCs of 16 CPUs (the original's hackbench shows nothing on LLCs of
+# 4): on the small presets they, and only they, may skip.
+case $preset in
+zen3) limit=1800 may_skip='^$' ;;
+*) limit=900 may_skip='^hackbench_' ;;
+esac
 bin=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftest failed"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 rc=0
@@ -41,10 +46,14 @@ awk -v s="$steal" -v l="$HOST_OTHERS_MAX" 'BEGIN { exit !(s > l) }' &&
 plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$t/tap")
 [ -n "$plan" ] || fail "${why}no TAP plan (exit $rc): $(tail -n 20 "$t/tap")"
 grep -E '^not ok' "$t/tap" && fail "${why}failures (exit $rc): $(grep -E '^(not ok|# )' "$t/tap")"
-grep -E '^ok .*# SKIP' "$t/tap" && fail "${why}skipped on the patched kernel: $(grep '^# ' "$t/tap")"
+skips=$(sed -n 's/^ok [0-9]* # SKIP \([^ ]*\).*/\1/p' "$t/tap")
+for s in $skips; do
+	[[ $s =~ $may_skip ]] ||
+		fail "${why}$s skipped on the patched kernel on $preset: $(grep '^# ' "$t/tap")"
+done
 n=$(grep -cE '^ok [0-9]+ ' "$t/tap")
 [ "$n" = "$plan" ] || fail "${why}$n of $plan tests reported ok"
 [ "$rc" = 0 ] || fail "${why}runner exit $rc"
 [ -z "$busy" ] || fail "${busy}(The tests passed.)"
 grep -E '^# [^T]' "$t/tap" | head -n 12
-echo "# $n of $plan kselftests passed on $preset"
+echo "# $n of $plan kselftests passed on $preset${skips:+ (skipped, as this shape cannot show their effect: $(echo $skips))}"
