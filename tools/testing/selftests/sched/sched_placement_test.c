@@ -1614,10 +1614,12 @@ static void pair_llc_bg_load(void)
  * The original posting's load, rt-tests hackbench with threads over pipes
  * and 100-byte messages, at the size where zen3 showed its effect: one
  * group of 10 senders and 10 receivers per 16 CPUs (80 threads on 64
- * CPUs, about 38 of them busy), 1000 loops. perf bench sched messaging
- * when hackbench is missing: its groups have 20 senders and 20 receivers,
- * so half as many groups and 500 loops give the same threads and the
- * same messages. hb_failed is set when neither runs or the run fails.
+ * CPUs, of which perf stat counted about 38 busy), 1000 loops. perf bench
+ * sched messaging when hackbench is missing: its groups have 20 senders
+ * and 20 receivers, so half as many groups (at least one) and 500 loops,
+ * which give the same threads and messages when the group count is even;
+ * the bar of hackbench_both was set with hackbench. hb_failed is set when
+ * neither runs or the run fails.
  */
 static bool hb_failed;
 
@@ -1908,6 +1910,8 @@ static bool in_path(const char *prog)
 	bool found = false;
 
 	copy = strdup(path ? path : "/usr/bin:/bin");
+	if (!copy)
+		return false;
 	for (dir = strtok(copy, ":"); dir && !found; dir = strtok(NULL, ":")) {
 		snprintf(file, sizeof(file), "%s/%s", dir, prog);
 		found = !access(file, X_OK);
@@ -1936,8 +1940,8 @@ static double pair_ratio(void)
 /*
  * The original posting's load (hackbench_load()) with @names on and off:
  * with them on, its threads must migrate less. Both switches against
- * neither, 12 runs a side in the bench on zen3 (results/20261202T040937Z):
- * 3150.7 migrations (CV 11.2%) against 2211.5 (CV 14.6%), 29.8% fewer.
+ * neither, 12 runs a side in an A/B on zen3: 2211.5 migrations (CV 14.6%)
+ * against 3150.7 (CV 11.2%), 29.8% fewer.
  * Context switches fell as much (29.6%), so the migrations per switch did
  * not change: the threads sleep less often, presumably because a wakee
  * kept on a busy CPU finds more messages waiting when it runs.
@@ -1951,16 +1955,18 @@ static double pair_ratio(void)
  * SELECT_BIAS_PREV 0.797, UTIL_FITS_CAPACITY 0.901, too close to the bar
  * for a test of its own; LATENCY_WARN, which moves nothing, 1.090. Drawn
  * 40000 times from the 80 pairs, 20 pairs failed the bar in 0.15% of the
- * draws, and passed it in 1.9% when centred on 1 (no effect); 40 pairs in
- * 0.003% and 0.16%. Hence 40 pairs, four times the other tests'
- * repetitions: about 4 min 20 s on zen3.
+ * draws, and passed it in 1.8% when centred on 1 (no effect); 40 pairs in
+ * under 0.01% and 0.15%. Those pairs also chose the bar, so the rates are
+ * in-sample: a run whose pairs averaged 0.824, the highest seen, would
+ * fail 40 pairs in about 0.6%. Hence 40 pairs, four times the other
+ * tests' repetitions.
  *
- * The load leaves CPUs partly idle in LLCs of 16 CPUs; on LLCs of 4 the
- * original's hackbench moved 2.8% (not significant), so the test needs 16.
+ * The effect and the bar were measured on LLCs of 16 CPUs, where the load
+ * leaves CPUs partly idle; the test skips on smaller ones.
  */
 static int hackbench_test(const char * const *names, int n, const char *what)
 {
-	int saved = reps;
+	int saved = reps, fd;
 	double r;
 
 	if (!in_path("hackbench") && !in_path("perf")) {
@@ -1969,12 +1975,19 @@ static int hackbench_test(const char * const *names, int n, const char *what)
 	}
 	if (!wakeup_test_ready(names, n, NULL, 16, migrations))
 		return KSFT_SKIP;
+	fd = counter_open(PERF_COUNT_SW_CPU_MIGRATIONS);
+	if (fd < 0) {
+		ksft_print_msg("no perf software counter (CONFIG_PERF_EVENTS, perf_event_paranoid)\n");
+		return KSFT_SKIP;
+	}
+	close(fd);
 	reps = 4 * reps < MAX_REPS ? 4 * reps : MAX_REPS;
 	migration_ab(names, n, NULL, hackbench_load, migrations, what);
 	r = ab_median[0] < 0 || ab_median[1] < 0 ? -1 : pair_ratio();
 	reps = saved;
 	if (r < 0) {
-		ksft_print_msg("%s: %s\n", what, hb_failed ? "hackbench (or perf bench) failed" :
+		ksft_print_msg("%s: %s\n", what, hb_failed ?
+			       "hackbench (or perf bench) failed: install rt-tests" :
 			       "a run counted no migration");
 		return KSFT_FAIL;
 	}
@@ -2012,6 +2025,7 @@ static const struct {
 static int explore(char *feats, const char *load)
 {
 	const char *names[8];
+	double ratio;
 	int n = 0;
 
 	for (char *tok = strtok(feats, ","); tok && n < 8; tok = strtok(NULL, ","))
@@ -2031,9 +2045,10 @@ static int explore(char *feats, const char *load)
 				ksft_print_msg("hackbench failed or missing (install rt-tests)\n");
 			return KSFT_FAIL;
 		}
-		if (pair_ratio() >= 0)
+		ratio = pair_ratio();
+		if (ratio >= 0)
 			ksft_print_msg("%s: on/off of each ABBA pair, geometric mean %.3f\n",
-				       load, pair_ratio());
+				       load, ratio);
 		return KSFT_PASS;
 	}
 	ksft_print_msg("unknown load '%s'\n", load);
