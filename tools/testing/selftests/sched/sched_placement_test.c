@@ -1977,7 +1977,7 @@ static int hackbench_test(const char * const *names, int n, const char *what)
 		return KSFT_SKIP;
 	fd = counter_open(PERF_COUNT_SW_CPU_MIGRATIONS);
 	if (fd < 0) {
-		ksft_print_msg("no perf software counter (CONFIG_PERF_EVENTS, perf_event_paranoid)\n");
+		ksft_print_msg("no perf counter (CONFIG_PERF_EVENTS, perf_event_paranoid)\n");
 		return KSFT_SKIP;
 	}
 	close(fd);
