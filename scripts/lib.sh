@@ -154,7 +154,8 @@ base_origin() {
 
 # The sched_placement KUnit suite's TAP from a guest's dmesg (timestamps cut).
 kunit_suite_tap() {
-	sed -E 's/^\[ *[0-9.]+\] //' "$1" 2>/dev/null |
+	# the serial console ends its lines with CR LF
+	{ tr -d '\r' <"$1"; } 2>/dev/null | sed -E 's/^\[ *[0-9.]+\] //' |
 		sed -n '/# Subtest: sched_placement/,/ok [0-9]* sched_placement/p'
 }
 
