@@ -152,7 +152,7 @@ base_origin() {
 	fi
 }
 
-# The sched_placement KUnit suite's TAP from a guest's dmesg (timestamps cut).
+# The sched_placement KUnit suite's TAP from a guest's dmesg or console (timestamps cut).
 kunit_suite_tap() {
 	# the serial console ends its lines with CR LF
 	{ tr -d '\r' <"$1"; } 2>/dev/null | sed -E 's/^\[ *[0-9.]+\] //' |

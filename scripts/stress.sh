@@ -79,7 +79,7 @@ fi
 tap=$(kunit_suite_tap "$RESULTS/console.log")
 if ! echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || echo "$tap" | grep -q 'not ok'; then
 	echo "error: the sched_placement KUnit suite did not pass at boot:" >&2
-	echo "$tap" | grep -E 'not ok|^ok' >&2 || echo "(no suite in dmesg)" >&2
+	echo "$tap" | grep -E 'not ok|^ok' >&2 || echo "(no suite on the console)" >&2
 	fail=1
 fi
 count() { sed -n "s/^# $1 \([0-9]*\)$/\1/p" "$RESULTS/out" | tail -n 1; }
