@@ -17,7 +17,7 @@ done
 kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
 results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
-VM_KEEP=$RESULTS/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" -- \
-	"${envs[@]}" "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" | tee "$RESULTS/report.txt"
+VM_KEEP=$RESULTS/vm vm_run -t "$RESULTS/report.txt" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" -- \
+	"${envs[@]}" "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}"
 results_commit
 note "results in ${RESULTS#$TOP/}/"

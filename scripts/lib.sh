@@ -218,3 +218,50 @@ host_steal_pct() {
 	awk -v s=$((s1 - s0)) -v t=$((t1 - t0)) \
 		'BEGIN { printf "%.1f\n", (t > 0 ? 100 * s / t : 0) }'
 }
+
+# vm_run [-t] OUT VM.SH-ARGS...: run scripts/vm.sh with its stdout written to
+# OUT (-t: and copied to ours, as tee does) and return its exit status.
+# SIGINT, SIGTERM or SIGHUP to this shell stop the guest first: vm.sh gets
+# SIGTERM (a background job ignores SIGINT) and stops QEMU, then this shell
+# dies of the signal it got. A plain `vm.sh ... | tee OUT` could not do that:
+# a shell defers its traps while a foreground job runs, so a SIGTERM to the
+# calling script alone (not its process group) killed the script and left
+# vm.sh, vng and QEMU running.
+vm_run() {
+	local copy=0 out pid tpid fifo rc=0 sig
+	if [ "$1" = -t ]; then
+		copy=1
+		shift
+	fi
+	out=$1
+	shift
+	fifo=$(mktemp -u "${TMPDIR:-/tmp}/sp-vm-out.XXXXXX")
+	mkfifo "$fifo"
+	if [ "$copy" = 1 ]; then
+		tee "$out" <"$fifo" &
+	else
+		cat >"$out" <"$fifo" &
+	fi
+	tpid=$!
+	"${VM_SH:-$TOP/scripts/vm.sh}" "$@" >"$fifo" &
+	pid=$!
+	for sig in INT TERM HUP; do
+		# shellcheck disable=SC2064 # the PIDs are fixed now
+		trap "vm_run_stop $sig $pid $tpid '$fifo'" "$sig"
+	done
+	wait "$pid" || rc=$?
+	trap - INT TERM HUP
+	wait "$tpid" || true
+	rm -f "$fifo"
+	return "$rc"
+}
+vm_run_stop() { # SIGNAL VM_PID OUT_PID FIFO
+	trap '' INT TERM HUP
+	kill -TERM "$2" 2>/dev/null || true
+	wait "$2" 2>/dev/null || true
+	wait "$3" 2>/dev/null || true
+	rm -f "$4"
+	trap - INT TERM HUP
+	kill -s "$1" $$
+	exit $((128 + $(kill -l "$1")))
+}

@@ -19,8 +19,8 @@ on=${FEATURE//,/+} off=NO_${FEATURE//,/+NO_}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 results_begin "$stamp-$PRESET-${FEATURE//,/+}"
 out=$RESULTS
-VM_KEEP=$out/vm "$TOP/scripts/vm.sh" -p "$PRESET" -k "$kernel" -- \
-	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD >"$out/raw"
+VM_KEEP=$out/vm vm_run "$out/raw" -p "$PRESET" -k "$kernel" -- \
+	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD
 
 {
 	echo "Kernel:   $(git -C "$BUILD/linux" log -1 --format='%h %s') (on $(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base))"
