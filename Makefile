@@ -69,7 +69,7 @@ series: tree
 	@scripts/mkseries.sh
 
 kselftest: kernel
-	@scripts/vm.sh -p $(KSELFTEST_PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 1800 -- $$(scripts/build-selftests.sh)
+	@scripts/vm.sh -p $(KSELFTEST_PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 2700 -- $$(scripts/build-selftests.sh)
 
 bench: kernel tools
 	@REPS=$(REPS) SETS='$(SETS)' scripts/bench.sh

@@ -1953,13 +1953,14 @@ static double pair_ratio(void)
  * geometric means 0.742 to 0.824, pooled 0.782, the pairs' logs spread
  * (standard deviation) 0.224, about normally; 10 pairs with one switch:
  * SELECT_BIAS_PREV 0.797, UTIL_FITS_CAPACITY 0.901, too close to the bar
- * for a test of its own; LATENCY_WARN, which moves nothing, 1.090. Drawn
- * 40000 times from the 80 pairs, 20 pairs failed the bar in 0.15% of the
- * draws, and passed it in 1.8% when centred on 1 (no effect); 40 pairs in
- * under 0.01% and 0.15%. Those pairs also chose the bar, so the rates are
- * in-sample: a run whose pairs averaged 0.824, the highest seen, would
- * fail 40 pairs in about 0.6%. Hence 40 pairs, four times the other
- * tests' repetitions.
+ * for a test of its own; LATENCY_WARN, which moves nothing, 1.090. Those
+ * pairs chose the bar. Three later runs of 40 pairs, which did not, gave
+ * 0.786, 0.845 and 0.816: their spread (0.03) is what 40 pairs' own
+ * sampling error predicts (0.224 / sqrt(40) = 0.035 on the log scale), so
+ * more pairs narrow it. At a true mean of 0.82, 40 pairs would fail the bar
+ * in about 0.4% of runs (2.6 standard errors); 80 pairs in about 0.01%
+ * (3.7). Hence 80 pairs, eight times the other tests' repetitions: about
+ * 10 minutes on zen3 under TCG.
  *
  * The effect and the bar were measured on LLCs of 16 CPUs, where the load
  * leaves CPUs partly idle; the test skips on smaller ones.
@@ -1981,7 +1982,7 @@ static int hackbench_test(const char * const *names, int n, const char *what)
 		return KSFT_SKIP;
 	}
 	close(fd);
-	reps = 4 * reps < MAX_REPS ? 4 * reps : MAX_REPS;
+	reps = 8 * reps < MAX_REPS ? 8 * reps : MAX_REPS;
 	migration_ab(names, n, NULL, hackbench_load, migrations, what);
 	r = ab_median[0] < 0 || ab_median[1] < 0 ? -1 : pair_ratio();
 	reps = saved;
