@@ -26,13 +26,14 @@ if [ "${1:-}" = -c ]; then
 	shift 2
 fi
 splat='BUG:|WARNING:|Oops|KASAN:|Kernel panic|soft lockup|hard LOCKUP|rcu: .*stall|INFO: task .* blocked|possible (recursive|circular) locking|inconsistent lock state|DEBUG_LOCKS_WARN_ON|INFO: lockdep is turned off'
-hits=$(cat "$@" 2>/dev/null | grep -iv 'command line' | grep -E "$splat" |
-	sed 's/^\[ *[0-9.]*\] //' | sort -u)
+# Console lines without their timestamps and the serial console's CR.
+lines() { cat "$@" 2>/dev/null | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //'; }
+hits=$(lines "$@" | grep -iv 'command line' | grep -E "$splat" | sort -u)
 if [ -n "${KCSAN_SCOPE:-}" ] && [ -n "$hits" ]; then
 	[ -r "$KCSAN_SCOPE" ] || { echo "console-check: KCSAN_SCOPE=$KCSAN_SCOPE: no such file" >&2; exit 2; }
 	# "IN title" or "OUT title" for each KCSAN report: its title, then the
 	# two stacks (" func+0x1d/0x30"), up to the "=====" line that closes it.
-	kcsan=$(cat "$@" 2>/dev/null | sed 's/^\[ *[0-9.]*\] //' | awk -v scope="$KCSAN_SCOPE" '
+	kcsan=$(lines "$@" | awk -v scope="$KCSAN_SCOPE" '
 		BEGIN { while ((getline f < scope) > 0) in_scope[f] = 1 }
 		function name(s) { sub(/^[ \t]+/, "", s); sub(/[+ ].*/, "", s); sub(/\..*/, "", s); return s }
 		function close_report() { if (title != "") print (hit ? "IN " : "OUT ") title; title = "" }
@@ -47,10 +48,12 @@ if [ -n "${KCSAN_SCOPE:-}" ] && [ -n "$hits" ]; then
 		END { close_report() }')
 	out=$(echo "$kcsan" | sed -n 's/^OUT //p' | sort -u)
 	ours=$(echo "$kcsan" | sed -n 's/^IN //p' | sort -u)
-	if [ -n "$out" ]; then
-		echo "console-check: $(echo "$kcsan" | grep -c '^OUT ') KCSAN report(s) outside the series' functions ($KCSAN_SCOPE), not counted:" >&2
-		echo "$out" | sed 's/^/  /' >&2
-		hits=$(echo "$hits" | grep -vxF -f <(comm -23 <(echo "$out") <(echo "$ours")) || true)
+	# A title seen in the scope once counts, even if it was outside it elsewhere.
+	only_out=$(comm -23 <(echo "$out") <(echo "$ours") | sed '/^$/d')
+	if [ -n "$only_out" ]; then
+		echo "console-check: $(echo "$only_out" | wc -l) distinct KCSAN report(s) outside the series' functions ($KCSAN_SCOPE), not counted:" >&2
+		echo "$only_out" | sed 's/^/  /' >&2
+		hits=$(echo "$hits" | grep -vxF -f <(echo "$only_out") || true)
 	fi
 fi
 hits=$(echo "$hits" | sed '/^$/d' | head -n 20)
@@ -58,10 +61,13 @@ hits=$(echo "$hits" | sed '/^$/d' | head -n 20)
 echo "$hits"
 if [ "$context" -gt 0 ]; then
 	for f in "$@"; do
-		first=$(grep -iv 'command line' "$f" 2>/dev/null | grep -n -F -f <(echo "$hits") | head -n 1 | cut -d: -f1)
+		# The first line of FILE that is one of the hits (whole line, once
+		# the timestamp is off): the first report that counts.
+		first=$(lines "$f" | awk 'NR == FNR { hit[$0] = 1; next }
+			!/[Cc][Oo][Mm][Mm][Aa][Nn][Dd] [Ll][Ii][Nn][Ee]/ && ($0 in hit) { print FNR; exit }' <(echo "$hits") -)
 		[ -n "$first" ] || continue
 		echo "--- the first report, from $(basename "$f"):"
-		grep -iv 'command line' "$f" | tail -n "+$first" | head -n "$context"
+		tr -d '\r' <"$f" | tail -n "+$first" | head -n "$context"
 		break
 	done
 fi

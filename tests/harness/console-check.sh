@@ -36,7 +36,7 @@ out=$("$TOP/scripts/console-check.sh" "$t/mainline") && fail "KCSAN report passe
 [ "$out" = 'BUG: KCSAN: data-race in mas_prev_slot / mte_set_node_dead' ] || fail "KCSAN without scope reported: $out"
 out=$(KCSAN_SCOPE=$t/scope "$TOP/scripts/console-check.sh" -c 5 "$t/mainline" 2>"$t/err") ||
 	fail "a KCSAN report outside the scope failed the log: $out"
-grep -q '1 KCSAN report(s) outside' "$t/err" && grep -q '  BUG: KCSAN: data-race in mas_prev_slot' "$t/err" ||
+grep -q '1 distinct KCSAN report(s) outside' "$t/err" && grep -q '  BUG: KCSAN: data-race in mas_prev_slot' "$t/err" ||
 	fail "the report outside the scope is not listed: $(cat "$t/err")"
 kcsan_report 'select_idle_cpu.isra.0 / update_sg_lb_stats' 'select_idle_cpu.isra.0' update_sg_lb_stats >"$t/title"
 kcsan_report 'cpumask_next / idle_cpu' cpumask_next 'sis_scan_account.constprop.0' >"$t/frame"
@@ -47,6 +47,25 @@ for f in title frame; do
 	[ "$(echo "$out" | head -n 1)" = "$title" ] || fail "KCSAN in scope ($f): reported $out"
 	echo "$out" | grep -qF "[  5.0] $title" || fail "-c printed another report than the one in scope ($f): $out"
 	echo "$out" | grep -q 'mas_prev_slot / mte' && fail "the report outside the scope was counted ($f): $out"
+done
+# In the scope by its title alone (no frame of the scope); a title seen once
+# in the scope and once outside it counts; a serial console's CR endings.
+kcsan_report 'select_idle_cpu / update_sg_lb_stats' cpumask_next update_sg_lb_stats >"$t/titleonly"
+kcsan_report 'cpumask_next / idle_cpu' cpumask_next idle_cpu >"$t/shared"
+sed 's/$/\r/' "$t/frame" >"$t/cr"
+for f in titleonly shared cr; do
+	cat "$t/mainline" >"$t/log"
+	[ "$f" != shared ] || cat "$t/shared" >>"$t/log"
+	cat "$t/$f" >>"$t/log"
+	[ "$f" != shared ] || cat "$t/frame" >>"$t/log"
+	out=$(KCSAN_SCOPE=$t/scope "$TOP/scripts/console-check.sh" -c 2 "$t/log" 2>/dev/null) &&
+		fail "KCSAN report in the scope ($f) passed"
+	case $f in
+	titleonly) want='BUG: KCSAN: data-race in select_idle_cpu / update_sg_lb_stats' ;;
+	*) want='BUG: KCSAN: data-race in cpumask_next / idle_cpu' ;;
+	esac
+	[ "$(echo "$out" | head -n 1)" = "$want" ] || fail "KCSAN in scope ($f): reported $out"
+	[ "$(echo "$out" | grep -c 'BUG: KCSAN')" = 2 ] || fail "KCSAN in scope ($f): -c printed $out"
 done
 # A WARNING still fails with a scope, and an unreadable scope is an error.
 printf '[ 6.0] WARNING: at kernel/sched/core.c:1 set_task_cpu\n' >>"$t/mainline"

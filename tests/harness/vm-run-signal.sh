@@ -41,6 +41,24 @@ for sig in TERM INT; do
 	[ -z "$(find "$t" -name 'sp-vm-out.*')" ] || fail "$sig: the output FIFO was left behind"
 	echo "# SIG$sig to the caller: vm.sh stopped, caller died of SIG$sig"
 done
+# The caller's own trap still runs (after the guest is stopped).
+awk -v line="trap 'echo cleaned >$t/cleaned; exit 9' TERM" '/^rc=0$/ { print line } { print }' \
+	"$t/caller.sh" >"$t/caller2.sh"
+rm -f "$t/stopped" "$t/out" "$t/caller.pid"
+STOPPED=$t/stopped VM_SH=$t/vm.sh TMPDIR=$t bash "$t/caller2.sh" >"$t/stdout" 2>&1 &
+job=$!
+wait_until 10 "$job" test -s "$t/out" || fail "trap: the fake guest's output never reached OUT"
+kill -TERM "$(cat "$t/caller.pid")"
+rc=0
+wait "$job" || rc=$?
+[ "$rc" = 9 ] && [ "$(cat "$t/cleaned" 2>/dev/null)" = cleaned ] || fail "the caller's TERM trap did not run (exit $rc)"
+[ -s "$t/stopped" ] || fail "trap: vm.sh was not stopped"
+echo "# the caller's own trap ran after vm.sh was stopped"
+# OUT that cannot be written: an error at once, not a reader-less FIFO.
+rc=0
+( . "$TOP/scripts/lib.sh"; VM_SH=$t/vm.sh TMPDIR=$t vm_run "$t/no/such/dir/out" a ) 2>/dev/null || rc=$?
+[ "$rc" = 1 ] || fail "vm_run with an unwritable OUT returned $rc"
+[ -z "$(find "$t" -name 'sp-vm-out.*')" ] || fail "vm_run with an unwritable OUT left its FIFO"
 # Normal end: vm.sh's status is returned, OUT has its output.
 printf '#!/bin/sh\necho done\nexit 7\n' >"$t/vm.sh"
 rc=0
