@@ -26,8 +26,11 @@ for ((b = 0; b < BOOTS; b++)); do
 	for side in B A; do
 		k=$base
 		[ "$side" = A ] && k=$series
-		"$TOP/scripts/vm.sh" -p "$PRESET" -k "$k" -- \
-			"$TOP/bench/ab-run.sh" -s "$side" -n "$REPS" -w 1 -- $WORKLOAD >>"$out/raw"
+		# vm_run, not vm.sh in the foreground: a signal to this script
+		# alone then stops the guest too.
+		vm_run "$out/raw.$b$side" -p "$PRESET" -k "$k" -- \
+			"$TOP/bench/ab-run.sh" -s "$side" -n "$REPS" -w 1 -- $WORKLOAD
+		cat "$out/raw.$b$side" >>"$out/raw"
 	done
 done
 {

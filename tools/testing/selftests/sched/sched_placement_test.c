@@ -580,24 +580,11 @@ static int appended_write(const char *path, const char *first, const char *secon
 	return ret;
 }
 
-/* The scans sis_scan counts of one CPU or more; 0 if unreadable. */
-static unsigned long sis_scans(void)
-{
-	char buf[BUF_SIZE], *line, *save;
-	unsigned long cnt, sum = 0;
-	int nr;
-
-	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
-		return 0;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "scanned %d %lu", &nr, &cnt) == 2 && nr > 0)
-			sum += cnt;
-	return sum;
-}
-
-/* The wakeups sis_scan counts, stopped or scanned; -1 if unreadable. */
-static long sis_counted(void)
+/*
+ * The wakeups sis_scan counts in its scanned lines of @min_nr CPUs or more,
+ * and in its stopped line if @stopped; -1 if unreadable.
+ */
+static long sis_sum(int min_nr, bool stopped)
 {
 	char buf[BUF_SIZE], *line, *save;
 	unsigned long cnt;
@@ -608,8 +595,8 @@ static long sis_counted(void)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "scanned %d %lu", &nr, &cnt) == 2 ||
-		    sscanf(line, "stopped %lu", &cnt) == 1)
+		if ((sscanf(line, "scanned %d %lu", &nr, &cnt) == 2 && nr >= min_nr) ||
+		    (stopped && sscanf(line, "stopped %lu", &cnt) == 1))
 			sum += cnt;
 	return sum;
 }
@@ -659,7 +646,7 @@ static int debugfs_bad_input(void)
 	 */
 	llc_msg_run(100);
 	write_file(SCHEDSTATS, "0");
-	counted = sis_counted();
+	counted = sis_sum(0, true);
 	ksft_print_msg("sis_scan counted %ld wakeups of the load\n", counted);
 	if (counted <= 0) {
 		ksft_print_msg("sis_scan counted no wakeup of the load\n");
@@ -667,7 +654,7 @@ static int debugfs_bad_input(void)
 	}
 	fails += bad_writes(SIS_SCAN, scan, ARRAY_SIZE(scan));
 	fails += appended_write(SIS_SCAN, "0", "0");
-	if (write_file(SIS_SCAN, "0") || sis_counted()) {
+	if (write_file(SIS_SCAN, "0") || sis_sum(0, true)) {
 		ksft_print_msg("sis_scan did not take 0, or counts remain after it\n");
 		fails++;
 	}
@@ -1048,6 +1035,7 @@ static int sis_phase(bool on, struct sis_sample *s)
 	int fds[4], n = 0;
 	char c = 1;
 	double end;
+	long scans;
 
 	set_feature("SIS_SMALL_LLC", on);
 	if (pipe(fds) || pipe(fds + 2))
@@ -1073,7 +1061,7 @@ static int sis_phase(bool on, struct sis_sample *s)
 		usleep(5000);
 	}
 	sis_parse(s, true);
-	s->scans += sis_scans();
+	scans = sis_sum(1, false);
 	c = 0;
 	if (write(fds[1], &c, 1) != 1)
 		return -1;
@@ -1083,6 +1071,9 @@ static int sis_phase(bool on, struct sis_sample *s)
 		pthread_join(duty[--n], NULL);
 	for (int i = 0; i < 4; i++)
 		close(fds[i]);
+	if (scans < 0)
+		return -1;
+	s->scans += scans;
 	return 0;
 }
 
