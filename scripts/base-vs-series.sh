@@ -31,6 +31,7 @@ for ((b = 0; b < BOOTS; b++)); do
 		vm_run "$out/raw.$b$side" -p "$PRESET" -k "$k" -- \
 			"$TOP/bench/ab-run.sh" -s "$side" -n "$REPS" -w 1 -- $WORKLOAD
 		cat "$out/raw.$b$side" >>"$out/raw"
+		rm "$out/raw.$b$side"
 	done
 done
 {

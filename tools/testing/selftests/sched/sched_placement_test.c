@@ -1071,8 +1071,10 @@ static int sis_phase(bool on, struct sis_sample *s)
 		pthread_join(duty[--n], NULL);
 	for (int i = 0; i < 4; i++)
 		close(fds[i]);
-	if (scans < 0)
+	if (scans < 0) {
+		ksft_print_msg("cannot read %s\n", SIS_SCAN);
 		return -1;
+	}
 	s->scans += scans;
 	return 0;
 }
