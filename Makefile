@@ -9,6 +9,8 @@
 #   make vm         boot PRESET and run CMD        (PRESET=zen3|2s4llc|2s8llc, CMD='...')
 #   make series     out/series/: mail-ready patches with a cover letter (git am-checked)
 #   make kselftest  boot PRESET and run the series' kselftest runner (TAP)
+#   make kselftest-repeat   the runner's flake rate: RUNS passes over TESTS (default all,
+#                   less EXCLUDE) in one boot of PRESET, a table per test
 #   make bench      boot PRESET and run the changelog A/B sets (SETS='fit bias ...', REPS=12)
 #   make base-vs-series   base kernel against the patched kernel, defaults untouched
 #   make stress     STRESS_FLAVOR kernel (debug|kcsan), STRESS_PRESET, STRESS_SECS of load while switches,
@@ -31,12 +33,15 @@ export KSRC KERNEL_TARBALL FLAVOR
 
 SETS ?=
 REPS ?= 12
+RUNS ?= 20
+TESTS ?=
+EXCLUDE ?=
 STRESS_PRESET ?= 2s4llc
 STRESS_SECS ?= 2400
 STRESS_FLAVOR ?= debug
 export PRESET
 
-.PHONY: all main deps deps-auto tree export kernel vm series kselftest bench base-vs-series stress deb check tools clean
+.PHONY: all main deps deps-auto tree export kernel vm series kselftest kselftest-repeat bench base-vs-series stress deb check tools clean
 
 all: main
 
@@ -70,6 +75,9 @@ series: tree
 
 kselftest: kernel
 	@scripts/vm.sh -p $(KSELFTEST_PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 2700 -- $$(scripts/build-selftests.sh)
+
+kselftest-repeat: kernel
+	@scripts/kselftest-repeat.sh -p $(KSELFTEST_PRESET) -n $(RUNS) $(addprefix -x ,$(EXCLUDE)) $(TESTS)
 
 bench: kernel tools
 	@REPS=$(REPS) SETS='$(SETS)' scripts/bench.sh

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Bad input to scripts/kselftest-repeat.sh (make kselftest-repeat), caught
+# before any boot: a bad run count, an unknown preset, an unknown test named
+# to run or to leave out, every test left out, no VM kernel. Each names the
+# fix, and none leaves a results directory. A stand-in runner (KS_RUNNER)
+# lists the tests, so no kernel tree is needed.
+. "$(dirname "$0")/../lib.sh"
+R=$TOP/scripts/kselftest-repeat.sh
+t=$(mktemp -d)
+cleanup_on_exit 'rm -rf "$t"'
+cat >"$t/runner" <<'SH'
+#!/bin/sh
+[ "$1" = -l ] && printf 'a_test\tthe first\nb_test\tthe second\n'
+SH
+chmod +x "$t/runner"
+export KS_RUNNER=$t/runner SP_RESULTS=$t/results BUILD=$t/build
+mkdir -p "$BUILD/kbuild-vm/arch/x86/boot"
+expect_error 1 "-n 0: the number of runs must be a positive integer" -- "$R" -n 0
+expect_error 1 "-n x: the number of runs" -- "$R" -n x
+expect_error 1 "unknown preset 'epyc9'; known presets: .*zen3" -- "$R" -p epyc9
+expect_error 1 "unknown test 'c_test'; the runner has: a_test b_test" -- "$R" a_test c_test
+expect_error 1 "-x c_test: unknown test; the runner has: a_test b_test" -- "$R" -x c_test
+expect_error 1 "no test left to run" -- "$R" -x a_test -x b_test
+expect_error 1 "no test left to run" -- "$R" -x b_test b_test
+expect_error 1 "no VM kernel at .*; run 'make kernel'" -- "$R" -x a_test
+[ ! -e "$SP_RESULTS" ] || fail "bad input left a results directory: $(ls "$SP_RESULTS")"
