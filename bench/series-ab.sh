@@ -14,11 +14,16 @@
 # tbench-N (the same switches: tbench over loopback with N clients, the 1:1
 # load the original RFC lost on; bench/tbench.sh, TBENCH_SECS a run),
 # fit-tbench-N and bias-tbench-N (that tbench for each switch alone),
-# fit-gN and pair-gN (that hackbench for UTIL_FITS_CAPACITY alone, and for
-# SELECT_BIAS_PREV on top of it), sis-gN (that hackbench for SIS_SMALL_LLC),
+# both-sock-gN, both-proc-gN and both-proc-sock-gN (that hackbench over
+# sockets instead of pipes, with processes instead of threads, and both:
+# the four variants LKP and mmtests run), fit-gN and pair-gN (that hackbench
+# for UTIL_FITS_CAPACITY alone, and for SELECT_BIAS_PREV on top of it),
+# sis-gN (that hackbench for SIS_SMALL_LLC),
 # fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
 # (hackbench confined to the LLC of CPU 0, two tasks per CPU), pipe pipe-fit
-# pipe-pair (perf bench sched pipe, 1:1), boost (perf bench sched messaging).
+# pipe-pair (perf bench sched pipe, 1:1), boost (perf bench sched messaging,
+# MSG_LOOPS loops: 500 by default, the changelog's 2s4llc figure; 2000 in
+# the original posting).
 # "pair" sets measure SELECT_BIAS_PREV with UTIL_FITS_CAPACITY on both sides.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,8 +50,9 @@ cleanup_on_exit restore_features
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"
 PIPE="perf bench sched pipe -l ${PIPE_LOOPS:-50000}"
 # The original posting's hackbench: groups of 20 tasks, 100-byte messages.
-HB_ORIG="-f 10 -s 100 -l ${HB_LOOPS:-500} --threads --pipe"
-MESSAGING="perf bench sched messaging -t -g 1 -l 500"
+HB_SIZE="-f 10 -s 100 -l ${HB_LOOPS:-500}"
+HB_ORIG="$HB_SIZE --threads --pipe"
+MESSAGING="perf bench sched messaging -t -g 1 -l ${MSG_LOOPS:-500}"
 # The same N:M pattern with prev and target always in one LLC and no idle CPU.
 llc0=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
 w=$(taskset -c "$llc0" nproc)
@@ -89,6 +95,15 @@ for s in "${sets[@]}"; do
 	sis-g[0-9]*)
 		one "SIS_SMALL_LLC, hackbench ${s#sis-g} groups" SIS_SMALL_LLC "" \
 			hackbench -g "${s#sis-g}" $HB_ORIG ;;
+	both-sock-g[0-9]*)
+		one "both wakeup switches, hackbench ${s#both-sock-g} groups, threads over sockets" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-sock-g}" $HB_SIZE --threads ;;
+	both-proc-g[0-9]*)
+		one "both wakeup switches, hackbench ${s#both-proc-g} groups, processes over pipes" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-proc-g}" $HB_SIZE --process --pipe ;;
+	both-proc-sock-g[0-9]*)
+		one "both wakeup switches, hackbench ${s#both-proc-sock-g} groups, processes over sockets" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-proc-sock-g}" $HB_SIZE --process ;;
 	both-pipe) one "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
 	lat-g[0-9]*)
 		one "both wakeup switches, cyclictest next to hackbench ${s#lat-g} groups" \
@@ -102,6 +117,6 @@ for s in "${sets[@]}"; do
 	bias-tbench-[1-9]*)
 		one "SELECT_BIAS_PREV alone, tbench ${s#bias-tbench-} clients" SELECT_BIAS_PREV "" \
 			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#bias-tbench-}" ;;
-	*) echo "error: unknown set '$s' (both-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
+	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
 	esac
 done
