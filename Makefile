@@ -91,9 +91,13 @@ stress: tree
 deb: tree
 	@scripts/deb.sh
 
-tools: build/bin/stats build/bin/sp-stress
+tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream
 
 build/bin/sp-stress: stress/sp-stress.c | deps-auto
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+
+build/bin/sp-stream: bench/stream.c | deps-auto
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
 

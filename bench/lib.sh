@@ -31,3 +31,35 @@ restore_features() {
 	local f
 	for f in $saved_features; do echo "$f" >"$SCHED_FEATURES" 2>/dev/null || true; done
 }
+
+# One CPU in each of the first half of the LLCs of every node (at least one
+# LLC), as the original report pinned STREAM (numactl -C 0,16,...,112 on 8
+# LLCs per node): the fork-time NUMA imbalance cap only matters when the
+# task's allowed CPUs per node are fewer than imb_numa_nr, which is the
+# number of LLCs per node. Fails without 2 nodes. SP_SYSFS stands for /sys
+# (tests/harness/stream.sh gives it a fake one); used by series-ab.sh's
+# stream-N sets.
+stream_mask() {
+	local d cpu first half mask=() nodes=0 sys=${SP_SYSFS:-/sys}
+	for d in "$sys"/devices/system/node/node[0-9]*; do
+		local leaders=()
+		for cpu in $(cpus_of "$(cat "$d/cpulist")"); do
+			first=$(cat "$sys/devices/system/cpu/cpu$cpu/cache/index3/shared_cpu_list")
+			[ "${first%%[-,]*}" != "$cpu" ] || leaders+=("$cpu")
+		done
+		[ ${#leaders[@]} -gt 0 ] || continue
+		nodes=$((nodes + 1))
+		half=$(((${#leaders[@]} + 1) / 2))
+		mask+=("${leaders[@]:0:$half}")
+	done
+	[ "$nodes" -ge 2 ] || { echo "error: stream-N needs 2 NUMA nodes; this machine has $nodes" >&2; return 1; }
+	local IFS=,
+	echo "${mask[*]}"
+}
+# cpus_of LIST: a CPU list as sysfs writes it (0-3,8,10-11), one CPU a line.
+cpus_of() {
+	local r
+	for r in ${1//,/ }; do
+		seq "${r%-*}" "${r#*-}"
+	done
+}

@@ -21,13 +21,17 @@
 # sis-gN (that hackbench for SIS_SMALL_LLC),
 # fit bias pair (hackbench over the machine), fit-llc bias-llc pair-llc
 # (hackbench confined to the LLC of CPU 0, two tasks per CPU), pipe pipe-fit
-# pipe-pair (perf bench sched pipe, 1:1), boost (perf bench sched messaging,
+# pipe-pair (perf bench sched pipe, 1:1), stream-N (NUMA_IMB_PINNED: STREAM's
+# triad with N passes, pinned to one CPU in half the LLCs of each node, the
+# original report's pinning; build/bin/sp-stream, STREAM_MIB MiB arrays),
+# boost (perf bench sched messaging,
 # MSG_LOOPS loops: 500 by default, the changelog's 2s4llc figure; 2000 in
 # the original posting).
 # "pair" sets measure SELECT_BIAS_PREV with UTIL_FITS_CAPACITY on both sides.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 stats=${STATS:-$here/../build/bin/stats}
+stream=${SP_STREAM:-$here/../build/bin/sp-stream}
 reps=10
 while getopts "n:" o; do
 	case $o in
@@ -83,6 +87,11 @@ for s in "${sets[@]}"; do
 	pipe-pair) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, 1:1 pipe" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $PIPE ;;
 	pipe-fit) one "UTIL_FITS_CAPACITY alone, 1:1 pipe" UTIL_FITS_CAPACITY "" $PIPE ;;
 	boost) one "RUNNABLE_BOOST, messaging" RUNNABLE_BOOST "" $MESSAGING ;;
+	stream-[1-9]*)
+		[ -x "$stream" ] || { echo "error: $stream missing; run 'make tools'" >&2; exit 1; }
+		mask=$(stream_mask)
+		one "NUMA_IMB_PINNED, STREAM triad ${s#stream-} passes, pinned to CPUs $mask" NUMA_IMB_PINNED "" \
+			taskset -c "$mask" "$stream" -n "${s#stream-}" ${STREAM_MIB:+-m "$STREAM_MIB"} ;;
 	both-g[0-9]*)
 		one "both wakeup switches, hackbench ${s#both-g} groups" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
 			hackbench -g "${s#both-g}" $HB_ORIG ;;
@@ -117,6 +126,6 @@ for s in "${sets[@]}"; do
 	bias-tbench-[1-9]*)
 		one "SELECT_BIAS_PREV alone, tbench ${s#bias-tbench-} clients" SELECT_BIAS_PREV "" \
 			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#bias-tbench-}" ;;
-	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair boost)" >&2; exit 2 ;;
+	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair stream-N boost)" >&2; exit 2 ;;
 	esac
 done

@@ -3,7 +3,7 @@
 # The report goes to the terminal and to results/<time>-<preset>-bench/
 # (report.txt, and vm/ with the guest's console, dmesg and topology), which
 # is results/<...>.partial until the run completes.
-#   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [MSG_LOOPS=N] bench.sh
+#   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 PRESET=${PRESET:-zen3}
@@ -11,7 +11,7 @@ REPS=${REPS:-12}
 read -ra sets <<<"${SETS:-}"
 # The loop counts series-ab.sh takes from its environment, passed to the guest.
 envs=(env)
-for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS MSG_LOOPS; do
+for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS MSG_LOOPS STREAM_MIB; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
 kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage

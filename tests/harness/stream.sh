@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# bench/stream.c (build/bin/sp-stream), the STREAM of make bench's stream-N
+# sets, on the host: one thread per allowed CPU, its metrics in ab-run.sh's
+# "sp-metric:" form with consistent values, bad usage refused; and
+# stream_mask (bench/lib.sh), the original report's pinning, on fake sysfs
+# trees of the zen3 and 2s8llc shapes and of a machine with one node.
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d)
+cleanup_on_exit 'rm -rf "$t"'
+S=$TOP/build/bin/sp-stream
+make -s -C "$TOP" build/bin/sp-stream >/dev/null || fail "cannot build $S"
+get() { awk -v m="$1" '$1 == "sp-metric:" && $2 == m { print $3 }' "$t/out"; }
+
+taskset -c 0 "$S" -n 3 -m 4 >"$t/out" 2>&1 || fail "sp-stream failed: $(cat "$t/out")"
+grep -qx 'sp-stream: 1 threads, 3 passes, 3 arrays of 4 MiB' "$t/out" || fail "one CPU, not one thread: $(cat "$t/out")"
+for m in triad_mbps triad_avg_mbps stacked; do
+	grep -qE "^sp-metric: $m [0-9.]+$" "$t/out" || fail "no $m in: $(cat "$t/out")"
+done
+best=$(get triad_mbps) avg=$(get triad_avg_mbps)
+# The best pass is at least as fast as the mean one.
+awk -v b="$best" -v a="$avg" 'BEGIN { exit !(b > 0 && a > 0 && a <= b) }' ||
+	fail "best $best MB/s, mean $avg MB/s: want 0 < mean <= best"
+[ "$(get stacked)" = 0 ] || fail "one thread counted as stacked: $(cat "$t/out")"
+echo "# one thread, 3 passes over 4 MiB arrays: best $best MB/s, mean $avg MB/s"
+if [ "$(nproc)" -ge 2 ]; then
+	taskset -c 0,1 "$S" -n 2 -m 4 >"$t/out" 2>&1 || fail "sp-stream on 2 CPUs failed: $(cat "$t/out")"
+	grep -q '^sp-stream: 2 threads' "$t/out" || fail "two CPUs, not two threads: $(cat "$t/out")"
+	s=$(get stacked)
+	[ "$s" = 0 ] || [ "$s" = 1 ] || fail "2 threads, $s stacked"
+fi
+expect_error 1 usage -- "$S" -n 1
+expect_error 1 usage -- "$S" -m 0
+expect_error 1 usage -- "$S" -n 5x
+expect_error 1 usage -- "$S" extra
+
+# fake_sys DIR NODES LLCS_PER_NODE CPUS_PER_LLC: a sysfs tree with node
+# cpulists and each CPU's L3 shared_cpu_list, CPUs numbered node by node.
+fake_sys() {
+	local d=$1 nodes=$2 llcs=$3 per=$4 n l c first
+	for ((n = 0; n < nodes; n++)); do
+		mkdir -p "$d/devices/system/node/node$n"
+		echo "$((n * llcs * per))-$(((n + 1) * llcs * per - 1))" >"$d/devices/system/node/node$n/cpulist"
+		for ((l = 0; l < llcs; l++)); do
+			first=$(((n * llcs + l) * per))
+			for ((c = first; c < first + per; c++)); do
+				mkdir -p "$d/devices/system/cpu/cpu$c/cache/index3"
+				echo "$first-$((first + per - 1))" >"$d/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list"
+			done
+		done
+	done
+}
+fake_sys "$t/zen3" 2 2 16
+fake_sys "$t/2s8llc" 2 4 4
+fake_sys "$t/one" 1 4 4
+m=$(SP_SYSFS=$t/zen3 stream_mask) || fail "stream_mask failed on the zen3 shape"
+[ "$m" = 0,32 ] || fail "zen3 shape: mask $m, want 0,32 (one CPU in 1 of the 2 LLCs per node)"
+m=$(SP_SYSFS=$t/2s8llc stream_mask) || fail "stream_mask failed on the 2s8llc shape"
+[ "$m" = 0,4,16,20 ] || fail "2s8llc shape: mask $m, want 0,4,16,20 (one CPU in 2 of the 4 LLCs per node)"
+echo "# pinning: zen3 0,32; 2s8llc 0,4,16,20"
+SP_SYSFS=$t/one expect_error 1 'stream-N needs 2 NUMA nodes; this machine has 1' -- stream_mask
