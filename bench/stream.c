@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 				break;
 			}
 	}
-	printf("sp-stream: %d threads, %d passes, 3 arrays of %ld MiB\n", nr_threads, ntimes, mib);
+	printf("sp-stream: threads %d, passes %d, arrays 3 x %ld MiB\n", nr_threads, ntimes, mib);
 	bytes = 3.0 * sizeof(double) * share * nr_threads;
 	printf("sp-metric: triad_mbps %.1f\n", bytes / best / 1e6);
 	printf("sp-metric: triad_avg_mbps %.1f\n", bytes / (sum / (ntimes - 1)) / 1e6);

@@ -12,7 +12,7 @@ make -s -C "$TOP" build/bin/sp-stream >/dev/null || fail "cannot build $S"
 get() { awk -v m="$1" '$1 == "sp-metric:" && $2 == m { print $3 }' "$t/out"; }
 
 taskset -c 0 "$S" -n 3 -m 4 >"$t/out" 2>&1 || fail "sp-stream failed: $(cat "$t/out")"
-grep -qx 'sp-stream: 1 threads, 3 passes, 3 arrays of 4 MiB' "$t/out" || fail "one CPU, not one thread: $(cat "$t/out")"
+grep -qx 'sp-stream: threads 1, passes 3, arrays 3 x 4 MiB' "$t/out" || fail "one CPU, not one thread: $(cat "$t/out")"
 for m in triad_mbps triad_avg_mbps stacked; do
 	grep -qE "^sp-metric: $m [0-9.]+$" "$t/out" || fail "no $m in: $(cat "$t/out")"
 done
@@ -24,7 +24,7 @@ awk -v b="$best" -v a="$avg" 'BEGIN { exit !(b > 0 && a > 0 && a <= b) }' ||
 echo "# one thread, 3 passes over 4 MiB arrays: best $best MB/s, mean $avg MB/s"
 if [ "$(nproc)" -ge 2 ]; then
 	taskset -c 0,1 "$S" -n 2 -m 4 >"$t/out" 2>&1 || fail "sp-stream on 2 CPUs failed: $(cat "$t/out")"
-	grep -q '^sp-stream: 2 threads' "$t/out" || fail "two CPUs, not two threads: $(cat "$t/out")"
+	grep -q '^sp-stream: threads 2,' "$t/out" || fail "two CPUs, not two threads: $(cat "$t/out")"
 	s=$(get stacked)
 	[ "$s" = 0 ] || [ "$s" = 1 ] || fail "2 threads, $s stacked"
 fi
