@@ -62,15 +62,24 @@ llc0=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
 w=$(taskset -c "$llc0" nproc)
 HACKBENCH_LLC="taskset -c $llc0 hackbench -g 1 -f $w -l 3000 --threads --pipe"
 
-one() { # title feature[,feature...] also-on workload...
-	local title=$1 feat=$2 also=$3 a b
+# one TITLE FEATURE[,FEATURE...] ALSO-ON WORKLOAD...: the A/B of set $s.
+# With SP_OUT=DIR, the set's runs also go to DIR/$s.raw (ab-run.sh's lines),
+# its table to DIR/$s.csv, and its title and side labels, a line each, to
+# DIR/$s.labels, for scripts/bench.sh to plot.
+one() {
+	local title=$1 feat=$2 also=$3 a b raw=/dev/null csv=()
 	shift 3
 	a=${feat//,/+} b=NO_${feat//,/+NO_}
 	echo "== $title"
 	echo "   A: $a, B: $b${also:+ (both with $also)}; $reps interleaved runs per side"
 	echo "   workload: $*"
+	if [ -n "${SP_OUT:-}" ]; then
+		raw=$SP_OUT/$s.raw csv=(-c "$SP_OUT/$s.csv")
+		printf '%s\n' "$title" "$a" "$b" >"$SP_OUT/$s.labels"
+	fi
 	[ -z "$also" ] || echo "$also" >"$F"
-	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "$@" | "$stats" -a "$a" -b "$b" -m "$reps"
+	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "$@" | tee "$raw" |
+		"$stats" -a "$a" -b "$b" -m "$reps" "${csv[@]}"
 	[ -z "$also" ] || echo "NO_$also" >"$F"
 	echo
 }

@@ -89,5 +89,11 @@ done=$(find "$t/results" -mindepth 1 -maxdepth 1 ! -name '*.partial')
 d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-bench' ! -name '*.partial')
 [ -n "$d" ] && grep -q '^== ' "$d/report.txt" && [ -s "$d/vm/console.log" ] ||
 	fail "bench after the interrupted one: no complete results directory: $(ls -R "$t/results")"
+# Its set's runs, table and plot: 2 runs a side of each metric.
+for f in pipe.raw pipe.csv pipe.png; do
+	[ -s "$d/sets/$f" ] || fail "bench rerun: no $f in sets/: $(ls "$d/sets")"
+done
+[ "$(grep -c '^A time_s ' "$d/sets/pipe.raw")" = 2 ] && [ "$(grep -c '^B time_s ' "$d/sets/pipe.raw")" = 2 ] ||
+	fail "bench rerun: sets/pipe.raw lacks 2 runs a side: $(cat "$d/sets/pipe.raw")"
 assert_clean "bench rerun"
 echo "# bench: interrupted run left $(basename "$(ls -d "$t"/results/*.partial)"), the rerun $(basename "$d")"
