@@ -32,27 +32,36 @@ restore_features() {
 	for f in $saved_features; do echo "$f" >"$SCHED_FEATURES" 2>/dev/null || true; done
 }
 
-# One CPU in each of the first half of the LLCs of every node (at least one
-# LLC), as the original report pinned STREAM (numactl -C 0,16,...,112 on 8
-# LLCs per node): the fork-time NUMA imbalance cap only matters when the
-# task's allowed CPUs per node are fewer than imb_numa_nr, which is the
-# number of LLCs per node. Fails without 2 nodes. SP_SYSFS stands for /sys
-# (tests/harness/stream.sh gives it a fake one); used by series-ab.sh's
-# stream-N sets.
+# One CPU in each of the first half of the LLCs of every node (rounded
+# down), as the original report pinned STREAM (numactl -C 0,16,...,112: 4 of
+# the 8 LLCs per node) and as the kselftest numa_imb_pinned does: the
+# fork-time NUMA imbalance cap only matters when the task's allowed CPUs per
+# node are fewer than imb_numa_nr, which is the number of LLCs per node when
+# a node has two or more (adjust_numa_imbalance()). An LLC is named by its
+# first CPU. Fails, naming what is missing, without 2 nodes with CPUs, an L3
+# in sysfs or 2 LLCs per node. Nodes without CPUs are left out. SP_SYSFS
+# stands for /sys (tests/harness/stream.sh gives it fake trees); used by
+# series-ab.sh's stream-N sets.
 stream_mask() {
-	local d cpu first half mask=() nodes=0 sys=${SP_SYSFS:-/sys}
+	local d cpu list first half mask=() nodes=0 sys=${SP_SYSFS:-/sys}
 	for d in "$sys"/devices/system/node/node[0-9]*; do
 		local leaders=()
-		for cpu in $(cpus_of "$(cat "$d/cpulist")"); do
-			first=$(cat "$sys/devices/system/cpu/cpu$cpu/cache/index3/shared_cpu_list")
+		list=$(cat "$d/cpulist")
+		[ -n "$list" ] || continue
+		nodes=$((nodes + 1))
+		for cpu in $(cpus_of "$list"); do
+			first=$(cat "$sys/devices/system/cpu/cpu$cpu/cache/index3/shared_cpu_list" 2>/dev/null) ||
+				{ echo "error: CPU $cpu has no L3 in sysfs (cache/index3); stream-N pins by LLC" >&2; return 1; }
 			[ "${first%%[-,]*}" != "$cpu" ] || leaders+=("$cpu")
 		done
-		[ ${#leaders[@]} -gt 0 ] || continue
-		nodes=$((nodes + 1))
-		half=$(((${#leaders[@]} + 1) / 2))
+		[ ${#leaders[@]} -ge 2 ] || {
+			echo "error: stream-N needs 2 or more LLCs per node (imb_numa_nr is then their count); ${d##*/} has ${#leaders[@]}" >&2
+			return 1
+		}
+		half=$((${#leaders[@]} / 2))
 		mask+=("${leaders[@]:0:$half}")
 	done
-	[ "$nodes" -ge 2 ] || { echo "error: stream-N needs 2 NUMA nodes; this machine has $nodes" >&2; return 1; }
+	[ "$nodes" -ge 2 ] || { echo "error: stream-N needs 2 NUMA nodes with CPUs; this machine has $nodes" >&2; return 1; }
 	local IFS=,
 	echo "${mask[*]}"
 }

@@ -47,8 +47,6 @@ sets=("$@")
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 F=$SCHED_FEATURES
-save_features
-cleanup_on_exit restore_features
 
 # N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"
@@ -62,79 +60,127 @@ llc0=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
 w=$(taskset -c "$llc0" nproc)
 HACKBENCH_LLC="taskset -c $llc0 hackbench -g 1 -f $w -l 3000 --threads --pipe"
 
-# one TITLE FEATURE[,FEATURE...] ALSO-ON WORKLOAD...: the A/B of set $s.
-# With SP_OUT=DIR, the set's runs also go to DIR/$s.raw (ab-run.sh's lines),
-# its table to DIR/$s.csv, and its title and side labels, a line each, to
-# DIR/$s.labels, for scripts/bench.sh to plot.
-one() {
-	local title=$1 feat=$2 also=$3 a b raw=/dev/null csv=()
+# def TITLE FEATURE[,FEATURE...] ALSO-ON WORKLOAD...: what set $s runs.
+def() {
+	title=$1 feat=$2 also=$3
 	shift 3
+	work=("$@")
+}
+# count PREFIX: N of set $s, named PREFIX-N or PREFIXN, in N; a message and
+# status 2 when N is not a positive number.
+count() {
+	N=${s#"$1"}
+	[[ $N =~ ^[1-9][0-9]*$ ]] || { echo "error: set '$s': ${1}N wants a positive number N" >&2; return 2; }
+}
+
+# one: the A/B of set $s, as def set it. With SP_OUT=DIR, the set's runs
+# also go to DIR/$s.raw (ab-run.sh's lines), its table to DIR/$s.csv, and
+# its title and side labels, a line each, to DIR/$s.labels, for
+# scripts/bench.sh to plot.
+one() {
+	local a b raw=/dev/null csv=()
 	a=${feat//,/+} b=NO_${feat//,/+NO_}
 	echo "== $title"
 	echo "   A: $a, B: $b${also:+ (both with $also)}; $reps interleaved runs per side"
-	echo "   workload: $*"
+	echo "   workload: ${work[*]}"
 	if [ -n "${SP_OUT:-}" ]; then
 		raw=$SP_OUT/$s.raw csv=(-c "$SP_OUT/$s.csv")
 		printf '%s\n' "$title" "$a" "$b" >"$SP_OUT/$s.labels"
 	fi
 	[ -z "$also" ] || echo "$also" >"$F"
-	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "$@" | tee "$raw" |
+	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "${work[@]}" | tee "$raw" |
 		"$stats" -a "$a" -b "$b" -m "$reps" "${csv[@]}"
 	[ -z "$also" ] || echo "NO_$also" >"$F"
 	echo
 }
 
-for s in "${sets[@]}"; do
+# set_of SET: def what SET runs; a message and a non-zero status for a set
+# that is unknown or cannot run here, before anything has run.
+set_of() {
+	s=$1
 	case $s in
-	fit) one "UTIL_FITS_CAPACITY alone, hackbench" UTIL_FITS_CAPACITY "" $HACKBENCH ;;
-	bias) one "SELECT_BIAS_PREV alone, hackbench" SELECT_BIAS_PREV "" $HACKBENCH ;;
-	pair) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH ;;
-	fit-llc) one "UTIL_FITS_CAPACITY alone, hackbench in one LLC" UTIL_FITS_CAPACITY "" $HACKBENCH_LLC ;;
-	bias-llc) one "SELECT_BIAS_PREV alone, hackbench in one LLC" SELECT_BIAS_PREV "" $HACKBENCH_LLC ;;
-	pair-llc) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH_LLC ;;
-	pipe) one "SELECT_BIAS_PREV alone, 1:1 pipe" SELECT_BIAS_PREV "" $PIPE ;;
-	pipe-pair) one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, 1:1 pipe" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $PIPE ;;
-	pipe-fit) one "UTIL_FITS_CAPACITY alone, 1:1 pipe" UTIL_FITS_CAPACITY "" $PIPE ;;
-	boost) one "RUNNABLE_BOOST, messaging" RUNNABLE_BOOST "" $MESSAGING ;;
-	stream-[1-9]*)
-		[ -x "$stream" ] || { echo "error: $stream missing; run 'make tools'" >&2; exit 1; }
-		mask=$(stream_mask)
-		one "NUMA_IMB_PINNED, STREAM triad ${s#stream-} passes, pinned to CPUs $mask" NUMA_IMB_PINNED "" \
+	fit) def "UTIL_FITS_CAPACITY alone, hackbench" UTIL_FITS_CAPACITY "" $HACKBENCH ;;
+	bias) def "SELECT_BIAS_PREV alone, hackbench" SELECT_BIAS_PREV "" $HACKBENCH ;;
+	pair) def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH ;;
+	fit-llc) def "UTIL_FITS_CAPACITY alone, hackbench in one LLC" UTIL_FITS_CAPACITY "" $HACKBENCH_LLC ;;
+	bias-llc) def "SELECT_BIAS_PREV alone, hackbench in one LLC" SELECT_BIAS_PREV "" $HACKBENCH_LLC ;;
+	pair-llc) def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH_LLC ;;
+	pipe) def "SELECT_BIAS_PREV alone, 1:1 pipe" SELECT_BIAS_PREV "" $PIPE ;;
+	pipe-pair) def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, 1:1 pipe" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $PIPE ;;
+	pipe-fit) def "UTIL_FITS_CAPACITY alone, 1:1 pipe" UTIL_FITS_CAPACITY "" $PIPE ;;
+	boost) def "RUNNABLE_BOOST, messaging" RUNNABLE_BOOST "" $MESSAGING ;;
+	stream-[0-9]*)
+		count stream- || return
+		[ "$N" -ge 2 ] || { echo "error: set '$s': STREAM times from its second pass, so N >= 2" >&2; return 2; }
+		[ -x "$stream" ] || { echo "error: $stream missing; run 'make tools'" >&2; return 1; }
+		mask=$(stream_mask) || return 1
+		def "NUMA_IMB_PINNED, STREAM triad ${s#stream-} passes, pinned to CPUs $mask" NUMA_IMB_PINNED "" \
 			taskset -c "$mask" "$stream" -n "${s#stream-}" ${STREAM_MIB:+-m "$STREAM_MIB"} ;;
 	both-g[0-9]*)
-		one "both wakeup switches, hackbench ${s#both-g} groups" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
+		count both-g || return
+		def "both wakeup switches, hackbench ${s#both-g} groups" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
 			hackbench -g "${s#both-g}" $HB_ORIG ;;
 	fit-g[0-9]*)
-		one "UTIL_FITS_CAPACITY alone, hackbench ${s#fit-g} groups" UTIL_FITS_CAPACITY "" \
+		count fit-g || return
+		def "UTIL_FITS_CAPACITY alone, hackbench ${s#fit-g} groups" UTIL_FITS_CAPACITY "" \
 			hackbench -g "${s#fit-g}" $HB_ORIG ;;
 	pair-g[0-9]*)
-		one "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench ${s#pair-g} groups" SELECT_BIAS_PREV \
+		count pair-g || return
+		def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench ${s#pair-g} groups" SELECT_BIAS_PREV \
 			UTIL_FITS_CAPACITY hackbench -g "${s#pair-g}" $HB_ORIG ;;
 	sis-g[0-9]*)
-		one "SIS_SMALL_LLC, hackbench ${s#sis-g} groups" SIS_SMALL_LLC "" \
+		count sis-g || return
+		def "SIS_SMALL_LLC, hackbench ${s#sis-g} groups" SIS_SMALL_LLC "" \
 			hackbench -g "${s#sis-g}" $HB_ORIG ;;
 	both-sock-g[0-9]*)
-		one "both wakeup switches, hackbench ${s#both-sock-g} groups, threads over sockets" \
+		count both-sock-g || return
+		def "both wakeup switches, hackbench ${s#both-sock-g} groups, threads over sockets" \
 			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-sock-g}" $HB_SIZE --threads ;;
 	both-proc-g[0-9]*)
-		one "both wakeup switches, hackbench ${s#both-proc-g} groups, processes over pipes" \
+		count both-proc-g || return
+		def "both wakeup switches, hackbench ${s#both-proc-g} groups, processes over pipes" \
 			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-proc-g}" $HB_SIZE --process --pipe ;;
 	both-proc-sock-g[0-9]*)
-		one "both wakeup switches, hackbench ${s#both-proc-sock-g} groups, processes over sockets" \
+		count both-proc-sock-g || return
+		def "both wakeup switches, hackbench ${s#both-proc-sock-g} groups, processes over sockets" \
 			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-proc-sock-g}" $HB_SIZE --process ;;
-	both-pipe) one "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
+	both-pipe) def "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
 	lat-g[0-9]*)
-		one "both wakeup switches, cyclictest next to hackbench ${s#lat-g} groups" \
+		count lat-g || return
+		def "both wakeup switches, cyclictest next to hackbench ${s#lat-g} groups" \
 			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" "$here/latency.sh" "${LAT_SECS:-10}" -g "${s#lat-g}" $HB_ORIG ;;
-	tbench-[1-9]*)
-		one "both wakeup switches, tbench ${s#tbench-} clients" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
+	tbench-[0-9]*)
+		count tbench- || return
+		def "both wakeup switches, tbench ${s#tbench-} clients" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
 			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#tbench-}" ;;
-	fit-tbench-[1-9]*)
-		one "UTIL_FITS_CAPACITY alone, tbench ${s#fit-tbench-} clients" UTIL_FITS_CAPACITY "" \
+	fit-tbench-[0-9]*)
+		count fit-tbench- || return
+		def "UTIL_FITS_CAPACITY alone, tbench ${s#fit-tbench-} clients" UTIL_FITS_CAPACITY "" \
 			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#fit-tbench-}" ;;
-	bias-tbench-[1-9]*)
-		one "SELECT_BIAS_PREV alone, tbench ${s#bias-tbench-} clients" SELECT_BIAS_PREV "" \
+	bias-tbench-[0-9]*)
+		count bias-tbench- || return
+		def "SELECT_BIAS_PREV alone, tbench ${s#bias-tbench-} clients" SELECT_BIAS_PREV "" \
 			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#bias-tbench-}" ;;
-	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair stream-N boost)" >&2; exit 2 ;;
+	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair stream-N boost)" >&2; return 2 ;;
 	esac
-done
+}
+
+# The whole run in a function, which bash reads in full before it starts:
+# a script edited while it runs (a bench takes hours) would otherwise go on
+# with whatever it then reads at its old offset.
+main() {
+	local -A seen=()
+	# Every set is checked before the first runs.
+	for s in "${sets[@]}"; do
+		[ -z "${seen[$s]:-}" ] || { echo "error: set '$s' named twice" >&2; exit 2; }
+		seen[$s]=1
+		set_of "$s" || exit
+	done
+	save_features
+	cleanup_on_exit restore_features
+	for s in "${sets[@]}"; do
+		set_of "$s"
+		one
+	done
+}
+main; exit

@@ -8,26 +8,33 @@
  *
  * One thread per CPU of the affinity mask it is started with (OpenMP's
  * default team size), the first being the calling thread, as OpenMP's master
- * thread is. The others are created one after the other before any work, so
- * that each one's CPU is chosen by fork placement (select_task_rq_fair() with
- * SD_BALANCE_FORK, where the NUMA imbalance cap acts) and nothing else: the
- * CPU each thread starts on is recorded before it does anything.
+ * thread is. The calling thread creates the others one after the other
+ * without waiting, and each new thread spins from its start, as libgomp's do
+ * (OMP_WAIT_POLICY's spinning): so every clone is placed by fork placement
+ * (select_task_rq_fair() with SD_BALANCE_FORK, where the NUMA imbalance cap
+ * acts) while the threads made before it are running. The CPU each thread
+ * starts on is recorded before it does anything.
+ *
+ * The threads never sleep: the barriers between passes spin, yielding the
+ * CPU to whatever else is queued there. A sleeping barrier (futex) would
+ * wake each thread at every pass, and a wakeup may move it (wake_affine()
+ * pulls a sync wakee next to its waker): that is the wakeup path's
+ * placement, not fork's, and OpenMP's threads mostly do not sleep.
  *
  * Each of the arrays a, b and c holds MIB MiB in all (default: 4 x the LLC
  * of CPU 0, STREAM's sizing rule for one cache), split evenly over the
  * threads; a thread touches its share first, so that its pages sit on its
  * node. Then NTIMES passes (default 10, STREAM's own), each between two
  * barriers, and STREAM's figure: the best pass after the first, 3 x 8 bytes
- * per element, in MB/s, and its rate from the mean of those passes. Two
- * threads that start on one CPU share it for every pass until the load
- * balancer parts them, and the slower of the two sets each pass's time; the
- * mean shows stacking that lasted part of the run, which the best hides.
+ * per element, in MB/s, and its rate from the mean of those passes.
  *
  * Prints, for bench/ab-run.sh:
  *   sp-metric: triad_mbps MB/s     (best pass; higher is better)
  *   sp-metric: triad_avg_mbps MB/s (mean pass; higher is better)
  *   sp-metric: stacked N           (threads that started on a CPU another
  *                                   thread had started on)
+ *   sp-metric: moved N             (threads that ended on another CPU than
+ *                                   they started on)
  * Exit status 1 on bad usage or failure.
  */
 #define _GNU_SOURCE
@@ -40,20 +47,41 @@
 #include <unistd.h>
 
 #define MAX_THREADS 1024
+#define MAX_MIB (1L << 16)	/* 64 GiB per array */
 
 static int ntimes = 10, nr_threads;
 static size_t share;		/* elements of each array per thread */
-static pthread_barrier_t bar;
 static double best = -1;	/* the best pass after the first, seconds */
 static double sum;		/* the passes after the first, seconds */
+static int failed;		/* a thread found no memory */
 
 struct worker {
 	pthread_t th;
-	int cpu;		/* where the thread started */
-	int ok;
+	int cpu;		/* where the thread started, -1 until then */
+	int end_cpu;		/* where it was after the last pass */
 };
 
 static struct worker w[MAX_THREADS];
+
+/*
+ * A counting barrier that spins: the last thread to arrive moves the
+ * generation on, the others wait for that with sched_yield(), which
+ * returns at once on a CPU where nothing else is queued.
+ */
+static unsigned int arrived, generation;
+
+static void spin_barrier(void)
+{
+	unsigned int gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+
+	if (__atomic_add_fetch(&arrived, 1, __ATOMIC_ACQ_REL) == (unsigned int)nr_threads) {
+		__atomic_store_n(&arrived, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&generation, gen + 1, __ATOMIC_RELEASE);
+		return;
+	}
+	while (__atomic_load_n(&generation, __ATOMIC_ACQUIRE) == gen)
+		sched_yield();
+}
 
 static double now(void)
 {
@@ -66,12 +94,14 @@ static double now(void)
 static void *triad(void *arg)
 {
 	struct worker *me = arg;
-	double *a, *b, *c, t0 = 0;
+	double *a, *b = NULL, *c = NULL, t0 = 0;
 
-	me->cpu = sched_getcpu();
+	if (me != w)
+		__atomic_store_n(&me->cpu, sched_getcpu(), __ATOMIC_RELEASE);
 	a = malloc(3 * share * sizeof(*a));
-	me->ok = a != NULL;
-	if (a) {
+	if (!a) {
+		__atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
+	} else {
 		b = a + share;
 		c = b + share;
 		for (size_t i = 0; i < share; i++) {
@@ -81,16 +111,16 @@ static void *triad(void *arg)
 		}
 	}
 	for (int k = 0; k < ntimes; k++) {
-		/* Every thread passes every barrier, even one without arrays. */
-		pthread_barrier_wait(&bar);
+		spin_barrier();
+		/* Every thread sees the flag after the first barrier. */
+		if (__atomic_load_n(&failed, __ATOMIC_RELAXED))
+			break;
 		if (me == w)
 			t0 = now();
-		if (a) {
-			for (size_t i = 0; i < share; i++)
-				a[i] = b[i] + 3.0 * c[i];
-			__asm__ __volatile__("" : : "r"(a) : "memory");
-		}
-		pthread_barrier_wait(&bar);
+		for (size_t i = 0; i < share; i++)
+			a[i] = b[i] + 3.0 * c[i];
+		__asm__ __volatile__("" : : "r"(a) : "memory");
+		spin_barrier();
 		if (me == w && k > 0) {
 			double t = now() - t0;
 
@@ -99,6 +129,7 @@ static void *triad(void *arg)
 				best = t;
 		}
 	}
+	me->end_cpu = sched_getcpu();
 	free(a);
 	return NULL;
 }
@@ -122,24 +153,32 @@ static long default_mib(void)
 	return 4 * v;
 }
 
+/* A decimal in [min, max] from @s, or -1. */
+static long number(const char *s, long min, long max)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *s && !*end && v >= min && v <= max ? v : -1;
+}
+
 int main(int argc, char **argv)
 {
+	int opt, err, stacked = 0, moved = 0;
 	long mib = 0;
-	int opt, stacked = 0;
 	cpu_set_t mask;
 	double bytes;
-	char *end;
 
 	while ((opt = getopt(argc, argv, "n:m:")) != -1) {
 		switch (opt) {
 		case 'n':
-			ntimes = strtol(optarg, &end, 10);
-			if (*end || ntimes < 2 || ntimes > 100000)
+			ntimes = number(optarg, 2, 100000);
+			if (ntimes < 0)
 				goto usage;
 			break;
 		case 'm':
-			mib = strtol(optarg, &end, 10);
-			if (*end || mib < 1 || mib > 1 << 20)
+			mib = number(optarg, 1, MAX_MIB);
+			if (mib < 0)
 				goto usage;
 			break;
 		default:
@@ -164,26 +203,24 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	share = ((size_t)mib << 20) / sizeof(double) / nr_threads;
-	pthread_barrier_init(&bar, NULL, nr_threads);
 	w[0].cpu = sched_getcpu();
 	for (int i = 1; i < nr_threads; i++) {
 		w[i].cpu = -1;
-		if (pthread_create(&w[i].th, NULL, triad, &w[i])) {
-			perror("sp-stream: pthread_create");
+		err = pthread_create(&w[i].th, NULL, triad, &w[i]);
+		if (err) {
+			fprintf(stderr, "sp-stream: pthread_create: %s\n", strerror(err));
 			return 1;
 		}
-		/* The next clone is placed with this thread running. */
-		while (__atomic_load_n(&w[i].cpu, __ATOMIC_ACQUIRE) < 0)
-			sched_yield();
 	}
 	triad(&w[0]);
 	for (int i = 1; i < nr_threads; i++)
 		pthread_join(w[i].th, NULL);
+	if (failed) {
+		fprintf(stderr, "sp-stream: out of memory for 3 arrays of %ld MiB\n", mib);
+		return 1;
+	}
 	for (int i = 0; i < nr_threads; i++) {
-		if (!w[i].ok) {
-			fprintf(stderr, "sp-stream: out of memory for %ld MiB arrays\n", mib);
-			return 1;
-		}
+		moved += w[i].end_cpu != w[i].cpu;
 		for (int j = 0; j < i; j++)
 			if (w[j].cpu == w[i].cpu) {
 				stacked++;
@@ -195,9 +232,11 @@ int main(int argc, char **argv)
 	printf("sp-metric: triad_mbps %.1f\n", bytes / best / 1e6);
 	printf("sp-metric: triad_avg_mbps %.1f\n", bytes / (sum / (ntimes - 1)) / 1e6);
 	printf("sp-metric: stacked %d\n", stacked);
+	printf("sp-metric: moved %d\n", moved);
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: sp-stream [-n NTIMES (2..100000)] [-m MIB per array]\n");
+	fprintf(stderr, "usage: sp-stream [-n NTIMES (2..100000)] [-m MIB per array (1..%ld)]\n",
+		MAX_MIB);
 	return 1;
 }

@@ -18,6 +18,9 @@ for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS MSG_LOOPS STREAM_MIB; do
 done
 kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
+# The plots are drawn after the guest is done: a missing gnuplot must stop
+# the run before the boot, not leave hours of runs unplotted.
+command -v "${GNUPLOT:-gnuplot}" >/dev/null || die "gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)"
 results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
 mkdir "$RESULTS/sets"
 VM_KEEP=$RESULTS/vm vm_run -t "$RESULTS/report.txt" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The per-test table of a kselftest-repeat.sh summary: runs, ok, not ok,
 # skipped, and the seconds each run took (min/median/max), one row per test
-# in the order they ran; then a line with the totals. Exit status 1 when any
-# run of any test did not pass or skip (not ok, no verdict, or a crash), 2
+# in the order they ran; then a line with the totals. A run is ok when the
+# runner said ok and exited 0, skipped when it said "ok # SKIP" or printed
+# no verdict at all (a skip of the whole runner: "1..0 # SKIP", no root,
+# no debugfs, no L3) and exited 4 (KSFT_SKIP); anything else is not ok: a
+# "not ok", a verdict without its exit status (an ok, then a crash), no
+# verdict with any other status. Exit status 1 when any run is not ok, 2
 # when the summary holds no run.
 #   kselftest-tally.sh SUMMARY
 set -euo pipefail
@@ -12,10 +16,11 @@ awk '
 	t = $3
 	v = $0; sub(/.*verdict=\[/, "", v); sub(/\].*/, "", v)
 	s = $0; sub(/.*secs=/, "", s); sub(/ .*/, "", s)
+	rc = $0; sub(/.*rc=/, "", rc); sub(/ .*/, "", rc)
 	if (!(t in n)) name[++k] = t
 	n[t]++; secs[t, n[t]] = s + 0
-	if (v == "ok") ok[t]++
-	else if (v ~ /# SKIP$/) sk[t]++
+	if (v == "ok" && rc == "0") ok[t]++
+	else if ((v ~ /# SKIP$/ || v == "none") && rc == "4") sk[t]++
 	else bad[t]++
 }
 END {
