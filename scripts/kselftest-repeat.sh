@@ -10,7 +10,9 @@
 # one out (e.g. -x hackbench_both: 80 pairs, about 10 min a run on zen3).
 # Each run's TAP and the summary go to results/<time>-<preset>-repeat/, written
 # as the guest goes, so a stopped run keeps its data in the .partial
-# directory. Exit status 1 when any run of any test failed.
+# directory; the guest's console, dmesg and topology go to its vm/. Exit
+# status 1 when any run of any test failed or timed out, or the guest died
+# (a splat, a panic or a hang); bad input is refused before any boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -37,15 +39,23 @@ awk -v p="$preset" '!/^#/ && $1 == p { f = 1 } END { exit !f }' "$TOP/scripts/pr
 # KS_RUNNER stands for the runner (the harness test's stand-in); else it is
 # built from build/linux.
 bin=${KS_RUNNER:-$("$TOP/scripts/build-selftests.sh")}
-all=$("$bin" -l | awk '{ print $1 }')
-known() { grep -qxF -- "$1" <<<"$all"; }
+mapfile -t all < <("$bin" -l | awk '{ print $1 }')
+[ ${#all[@]} -gt 0 ] || die "$bin -l lists no test"
+known() {
+	local a
+	for a in "${all[@]}"; do [ "$a" != "$1" ] || return 0; done
+	return 1
+}
 for t in "${skip[@]}"; do
-	known "$t" || die "-x $t: unknown test; the runner has: $(echo $all)"
+	known "$t" || die "-x $t: unknown test; the runner has: ${all[*]}"
 done
-[ $# -gt 0 ] || set -- $all
+[ $# -gt 0 ] || set -- "${all[@]}"
 tests=()
+declare -A named=()
 for t in "$@"; do
-	known "$t" || die "unknown test '$t'; the runner has: $(echo $all)"
+	known "$t" || die "unknown test '$t'; the runner has: ${all[*]}"
+	[ -z "${named[$t]:-}" ] || die "test '$t' named twice"
+	named[$t]=1
 	[[ " ${skip[*]} " == *" $t "* ]] || tests+=("$t")
 done
 [ ${#tests[@]} -gt 0 ] || die "no test left to run: every test named is left out with -x"
@@ -55,17 +65,22 @@ kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$preset-repeat"
 echo "tests: ${tests[*]}" >"$RESULTS/summary"
 note "$runs runs of ${#tests[*]} tests on $preset into ${RESULTS#"$TOP"/}/"
-# The timeout, only there to end a hung guest: 10 min for the boot, then
-# per run 15 min for hackbench_both (about 10 min on zen3) and 4 min for any
-# other test (numa_imb_pinned is the slowest of them).
-per_run=0
+# Each test's time limit, after which the guest kills it and counts the
+# run as not ok (guest-repeat.sh): 15 min for hackbench_both (about 10 min
+# on zen3), 4 min for any other (numa_imb_pinned, the slowest of them, took
+# 70-80 s a run on zen3). The guest's own limit, only there to end a hung
+# guest: 10 min for the boot, then every test's limit once per run.
+args=() per_run=0
 for t in "${tests[@]}"; do
-	[ "$t" = hackbench_both ] && per_run=$((per_run + 900)) || per_run=$((per_run + 240))
+	limit=240
+	[ "$t" != hackbench_both ] || limit=900
+	args+=("$t=$limit")
+	per_run=$((per_run + limit + 10))
 done
 rc=0
-VM_KEEP=$RESULTS vm_run "$RESULTS/out" -p "$preset" -k "$kernel" -w "$RESULTS" \
+VM_KEEP=$RESULTS/vm vm_run "$RESULTS/out" -p "$preset" -k "$kernel" -w "$RESULTS" \
 	-t $((600 + runs * per_run)) -- \
-	"$TOP/scripts/guest-repeat.sh" "$bin" "$RESULTS" "$runs" "${tests[@]}" || rc=$?
+	"$TOP/scripts/guest-repeat.sh" "$bin" "$RESULTS" "$runs" "${args[@]}" || rc=$?
 trc=0
 "$TOP/scripts/kselftest-tally.sh" "$RESULTS/summary" || trc=$?
 if [ "$rc" != 0 ] || ! grep -qx done "$RESULTS/summary"; then

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bad input to scripts/kselftest-repeat.sh (make kselftest-repeat), caught
 # before any boot: a bad run count, an unknown preset, an unknown test named
-# to run or to leave out, every test left out, no VM kernel. Each names the
+# to run or to leave out, a test named twice, every test left out, a runner
+# that lists no test, no VM kernel. Each names the
 # fix, and none leaves a results directory. A stand-in runner (KS_RUNNER)
 # lists the tests, so no kernel tree is needed.
 . "$(dirname "$0")/../lib.sh"
@@ -22,5 +23,9 @@ expect_error 1 "unknown test 'c_test'; the runner has: a_test b_test" -- "$R" a_
 expect_error 1 "-x c_test: unknown test; the runner has: a_test b_test" -- "$R" -x c_test
 expect_error 1 "no test left to run" -- "$R" -x a_test -x b_test
 expect_error 1 "no test left to run" -- "$R" -x b_test b_test
+expect_error 1 "test 'a_test' named twice" -- "$R" a_test b_test a_test
 expect_error 1 "no VM kernel at .*; run 'make kernel'" -- "$R" -x a_test
+printf '#!/bin/sh\n' >"$t/empty-runner"
+chmod +x "$t/empty-runner"
+KS_RUNNER=$t/empty-runner expect_error 1 "empty-runner -l lists no test" -- "$R"
 [ ! -e "$SP_RESULTS" ] || fail "bad input left a results directory: $(ls "$SP_RESULTS")"
