@@ -29,3 +29,23 @@ printf '#!/bin/sh\n' >"$t/empty-runner"
 chmod +x "$t/empty-runner"
 KS_RUNNER=$t/empty-runner expect_error 1 "empty-runner -l lists no test" -- "$R"
 [ ! -e "$SP_RESULTS" ] || fail "bad input left a results directory: $(ls "$SP_RESULTS")"
+# guest-repeat.sh, the loop the guest runs, on the host with a stand-in:
+# a test past its limit is killed and its run counted not ok (rc 124, no
+# verdict), the others pass, and the summary ends with done.
+cat >"$t/slow-runner" <<'SH'
+#!/bin/sh
+[ "$2" = slow_test ] && sleep 30
+echo "ok 1 $2"
+SH
+chmod +x "$t/slow-runner"
+mkdir "$t/out"
+"$TOP/scripts/guest-repeat.sh" "$t/slow-runner" "$t/out" 1 a_test=5 slow_test=1 2>/dev/null
+grep -qx 'run 1 a_test rc=0 verdict=\[ok\] secs=[0-9]* elapsed=[0-9]*' "$t/out/summary" ||
+	fail "a_test not ok in: $(cat "$t/out/summary")"
+grep -qx 'run 1 slow_test rc=124 verdict=\[none\] secs=[1-5] elapsed=[0-9]*' "$t/out/summary" ||
+	fail "slow_test (30 s) not killed within 5 s of its 1 s limit: $(cat "$t/out/summary")"
+[ "$(tail -n1 "$t/out/summary")" = done ] || fail "summary does not end with done"
+rc=0
+"$TOP/scripts/kselftest-tally.sh" "$t/out/summary" >/dev/null || rc=$?
+[ "$rc" = 1 ] || fail "a killed test tallied with exit $rc, want 1"
+echo "# a test past its limit (1 s, of a 30 s sleep): killed, counted not ok"
