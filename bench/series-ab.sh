@@ -114,53 +114,53 @@ set_of() {
 		[ "$N" -ge 2 ] || { echo "error: set '$s': STREAM times from its second pass, so N >= 2" >&2; return 2; }
 		[ -x "$stream" ] || { echo "error: $stream missing; run 'make tools'" >&2; return 1; }
 		mask=$(stream_mask) || return 1
-		def "NUMA_IMB_PINNED, STREAM triad ${s#stream-} passes, pinned to CPUs $mask" NUMA_IMB_PINNED "" \
-			taskset -c "$mask" "$stream" -n "${s#stream-}" ${STREAM_MIB:+-m "$STREAM_MIB"} ;;
+		def "NUMA_IMB_PINNED, STREAM triad $N passes, pinned to CPUs $mask" NUMA_IMB_PINNED "" \
+			taskset -c "$mask" "$stream" -n "$N" ${STREAM_MIB:+-m "$STREAM_MIB"} ;;
 	both-g[0-9]*)
 		count both-g || return
-		def "both wakeup switches, hackbench ${s#both-g} groups" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
-			hackbench -g "${s#both-g}" $HB_ORIG ;;
+		def "both wakeup switches, hackbench $N groups" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
+			hackbench -g "$N" $HB_ORIG ;;
 	fit-g[0-9]*)
 		count fit-g || return
-		def "UTIL_FITS_CAPACITY alone, hackbench ${s#fit-g} groups" UTIL_FITS_CAPACITY "" \
-			hackbench -g "${s#fit-g}" $HB_ORIG ;;
+		def "UTIL_FITS_CAPACITY alone, hackbench $N groups" UTIL_FITS_CAPACITY "" \
+			hackbench -g "$N" $HB_ORIG ;;
 	pair-g[0-9]*)
 		count pair-g || return
-		def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench ${s#pair-g} groups" SELECT_BIAS_PREV \
-			UTIL_FITS_CAPACITY hackbench -g "${s#pair-g}" $HB_ORIG ;;
+		def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench $N groups" SELECT_BIAS_PREV \
+			UTIL_FITS_CAPACITY hackbench -g "$N" $HB_ORIG ;;
 	sis-g[0-9]*)
 		count sis-g || return
-		def "SIS_SMALL_LLC, hackbench ${s#sis-g} groups" SIS_SMALL_LLC "" \
-			hackbench -g "${s#sis-g}" $HB_ORIG ;;
+		def "SIS_SMALL_LLC, hackbench $N groups" SIS_SMALL_LLC "" \
+			hackbench -g "$N" $HB_ORIG ;;
 	both-sock-g[0-9]*)
 		count both-sock-g || return
-		def "both wakeup switches, hackbench ${s#both-sock-g} groups, threads over sockets" \
-			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-sock-g}" $HB_SIZE --threads ;;
+		def "both wakeup switches, hackbench $N groups, threads over sockets" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "$N" $HB_SIZE --threads ;;
 	both-proc-g[0-9]*)
 		count both-proc-g || return
-		def "both wakeup switches, hackbench ${s#both-proc-g} groups, processes over pipes" \
-			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-proc-g}" $HB_SIZE --process --pipe ;;
+		def "both wakeup switches, hackbench $N groups, processes over pipes" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "$N" $HB_SIZE --process --pipe ;;
 	both-proc-sock-g[0-9]*)
 		count both-proc-sock-g || return
-		def "both wakeup switches, hackbench ${s#both-proc-sock-g} groups, processes over sockets" \
-			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "${s#both-proc-sock-g}" $HB_SIZE --process ;;
+		def "both wakeup switches, hackbench $N groups, processes over sockets" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" hackbench -g "$N" $HB_SIZE --process ;;
 	both-pipe) def "both wakeup switches, 1:1 pipe" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" $PIPE ;;
 	lat-g[0-9]*)
 		count lat-g || return
-		def "both wakeup switches, cyclictest next to hackbench ${s#lat-g} groups" \
-			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" "$here/latency.sh" "${LAT_SECS:-10}" -g "${s#lat-g}" $HB_ORIG ;;
+		def "both wakeup switches, cyclictest next to hackbench $N groups" \
+			UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" "$here/latency.sh" "${LAT_SECS:-10}" -g "$N" $HB_ORIG ;;
 	tbench-[0-9]*)
 		count tbench- || return
-		def "both wakeup switches, tbench ${s#tbench-} clients" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
-			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#tbench-}" ;;
+		def "both wakeup switches, tbench $N clients" UTIL_FITS_CAPACITY,SELECT_BIAS_PREV "" \
+			"$here/tbench.sh" "${TBENCH_SECS:-10}" "$N" ;;
 	fit-tbench-[0-9]*)
 		count fit-tbench- || return
-		def "UTIL_FITS_CAPACITY alone, tbench ${s#fit-tbench-} clients" UTIL_FITS_CAPACITY "" \
-			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#fit-tbench-}" ;;
+		def "UTIL_FITS_CAPACITY alone, tbench $N clients" UTIL_FITS_CAPACITY "" \
+			"$here/tbench.sh" "${TBENCH_SECS:-10}" "$N" ;;
 	bias-tbench-[0-9]*)
 		count bias-tbench- || return
-		def "SELECT_BIAS_PREV alone, tbench ${s#bias-tbench-} clients" SELECT_BIAS_PREV "" \
-			"$here/tbench.sh" "${TBENCH_SECS:-10}" "${s#bias-tbench-}" ;;
+		def "SELECT_BIAS_PREV alone, tbench $N clients" SELECT_BIAS_PREV "" \
+			"$here/tbench.sh" "${TBENCH_SECS:-10}" "$N" ;;
 	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair stream-N boost)" >&2; return 2 ;;
 	esac
 }
