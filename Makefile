@@ -6,7 +6,7 @@
 #   make tree       build/linux = pinned base + series/ (git, one commit per entry)
 #   make export     write build/linux commits back to series/ and the overlay files
 #   make kernel     build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage   (FLAVOR=vm|debug|kcsan)
-#   make vm         boot PRESET and run CMD        (PRESET=zen3|2s4llc|2s8llc, CMD='...')
+#   make vm         boot PRESET and run CMD        (PRESET=zen3|2s4llc|2s8llc|zen3-128, CMD='...')
 #   make series     out/series/: mail-ready patches with a cover letter (git am-checked)
 #   make kselftest  boot PRESET and run the series' kselftest runner (TAP)
 #   make kselftest-repeat   the runner's flake rate: RUNS passes over TESTS (default all,

@@ -889,7 +889,9 @@ static int numa_imb_pinned(void)
 		return KSFT_SKIP;
 	}
 	n = 4 * llc_bytes(0) / sizeof(double) / (2 * k);
-	ksft_print_msg("%d LLCs per node, imb_numa_nr %d assumed\n", llcs0, llcs0);
+	/* build_sched_domains() sets it; no file in debugfs shows it. */
+	ksft_print_msg("%d LLCs per node, imb_numa_nr %d assumed (the kernel does not show it)\n",
+		       llcs0, llcs0);
 	ksft_print_msg("%d allowed CPUs per node, %d threads + creator\n", k, nr);
 	ksft_print_msg("STREAM triad: %d passes, 3 x %zu doubles per task (4 x the %ld KiB LLC)\n",
 		       stream_ntimes, n, llc_bytes(0) >> 10);
