@@ -55,10 +55,19 @@ PIPE="perf bench sched pipe -l ${PIPE_LOOPS:-50000}"
 HB_SIZE="-f 10 -s 100 -l ${HB_LOOPS:-500}"
 HB_ORIG="$HB_SIZE --threads --pipe"
 MESSAGING="perf bench sched messaging -t -g 1 -l ${MSG_LOOPS:-500}"
-# The same N:M pattern with prev and target always in one LLC and no idle CPU.
-llc0=$(cat /sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list)
-w=$(taskset -c "$llc0" nproc)
-HACKBENCH_LLC="taskset -c $llc0 hackbench -g 1 -f $w -l 3000 --threads --pipe"
+# hackbench_llc: the same N:M pattern with prev and target always in one LLC
+# and no idle CPU, in HACKBENCH_LLC. Read only for the sets that use it: a
+# host whose sysfs shows no L3 (some VMs) can still run, and refuse, the rest.
+hackbench_llc() {
+	local llc0 w l3=${SP_SYSFS:-/sys}/devices/system/cpu/cpu0/cache/index3/shared_cpu_list
+	[ -r "$l3" ] || {
+		echo "error: set '$s' needs the LLC of CPU 0, and $l3 is missing: run it where the L3 shows in sysfs (make bench boots such a guest)" >&2
+		return 1
+	}
+	llc0=$(cat "$l3")
+	w=$(taskset -c "$llc0" nproc)
+	HACKBENCH_LLC="taskset -c $llc0 hackbench -g 1 -f $w -l 3000 --threads --pipe"
+}
 
 # def TITLE FEATURE[,FEATURE...] ALSO-ON WORKLOAD...: what set $s runs.
 def() {
@@ -102,9 +111,12 @@ set_of() {
 	fit) def "UTIL_FITS_CAPACITY alone, hackbench" UTIL_FITS_CAPACITY "" $HACKBENCH ;;
 	bias) def "SELECT_BIAS_PREV alone, hackbench" SELECT_BIAS_PREV "" $HACKBENCH ;;
 	pair) def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH ;;
-	fit-llc) def "UTIL_FITS_CAPACITY alone, hackbench in one LLC" UTIL_FITS_CAPACITY "" $HACKBENCH_LLC ;;
-	bias-llc) def "SELECT_BIAS_PREV alone, hackbench in one LLC" SELECT_BIAS_PREV "" $HACKBENCH_LLC ;;
-	pair-llc) def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH_LLC ;;
+	fit-llc) hackbench_llc || return
+		def "UTIL_FITS_CAPACITY alone, hackbench in one LLC" UTIL_FITS_CAPACITY "" $HACKBENCH_LLC ;;
+	bias-llc) hackbench_llc || return
+		def "SELECT_BIAS_PREV alone, hackbench in one LLC" SELECT_BIAS_PREV "" $HACKBENCH_LLC ;;
+	pair-llc) hackbench_llc || return
+		def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $HACKBENCH_LLC ;;
 	pipe) def "SELECT_BIAS_PREV alone, 1:1 pipe" SELECT_BIAS_PREV "" $PIPE ;;
 	pipe-pair) def "SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, 1:1 pipe" SELECT_BIAS_PREV UTIL_FITS_CAPACITY $PIPE ;;
 	pipe-fit) def "UTIL_FITS_CAPACITY alone, 1:1 pipe" UTIL_FITS_CAPACITY "" $PIPE ;;
@@ -161,7 +173,7 @@ set_of() {
 		count bias-tbench- || return
 		def "SELECT_BIAS_PREV alone, tbench $N clients" SELECT_BIAS_PREV "" \
 			"$here/tbench.sh" "${TBENCH_SECS:-10}" "$N" ;;
-	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair stream-N boost)" >&2; return 2 ;;
+	*) echo "error: unknown set '$s' (both-gN both-sock-gN both-proc-gN both-proc-sock-gN both-pipe lat-gN tbench-N fit-tbench-N bias-tbench-N fit-gN pair-gN sis-gN fit bias pair fit-llc bias-llc pair-llc pipe pipe-fit pipe-pair stream-N boost)" >&2; return 2 ;;
 	esac
 }
 

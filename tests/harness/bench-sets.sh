@@ -2,7 +2,8 @@
 # bench/series-ab.sh checks every set it is given before the first one runs
 # (and before it touches the features file): an unknown set, a set named
 # twice, a count that is not a positive number, stream-N below 2 passes or
-# on a machine that cannot pin it (here: a fake sysfs of one node), and no
+# on a machine that cannot pin it (here: a fake sysfs of one node), a *-llc
+# set where sysfs shows no L3, and no
 # sp-stream. Each is refused with a message that names it, so that a bench
 # never fails in the guest after its earlier sets ran for an hour.
 . "$(dirname "$0")/../lib.sh"
@@ -21,3 +22,8 @@ echo 0 >"$t/sys/devices/system/node/node0/cpulist"
 echo 0 >"$t/sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list"
 SP_SYSFS=$t/sys expect_error 1 "stream-N needs 2 or more LLCs per node" -- "$B" -n 2 pipe stream-10
 SP_STREAM=$t/none expect_error 1 "$t/none missing; run 'make tools'" -- "$B" -n 2 stream-10
+# The *-llc sets read CPU 0's LLC from sysfs, and only they do: on a host
+# whose sysfs shows no L3 they are refused, and the other sets are not.
+mkdir -p "$t/nol3/devices/system/cpu/cpu0"
+SP_SYSFS=$t/nol3 expect_error 1 "set 'fit-llc' needs the LLC of CPU 0, and $t/nol3/devices/system/cpu/cpu0/cache/index3/shared_cpu_list is missing" -- "$B" -n 2 pipe fit-llc
+SP_SYSFS=$t/nol3 expect_error 2 "unknown set 'nosuch'" -- "$B" -n 2 pipe nosuch
