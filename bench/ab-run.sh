@@ -12,7 +12,8 @@
 # compares the switches together against none of them), alternating ABAB... so
 # that drift hits both sides alike. The first WARMUP pairs are discarded.
 # Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats:
-# perf stat's migrations, context switches and CPUs used, the workload's
+# perf stat's migrations, context switches and CPUs used, the wait per
+# timeslice of every task (wait_us, from /proc/schedstat), the workload's
 # own time (hackbench, perf bench), and any "sp-metric: NAME VALUE" line
 # it prints (bench/latency.sh, bench/tbench.sh).
 # The features file is restored on exit, whatever happens.
@@ -45,6 +46,12 @@ for name in "${feats[@]}"; do
 done
 command -v perf >/dev/null || { echo "error: perf not found; install linux-perf (make deps)" >&2; exit 1; }
 
+# run_delay (ns) and pcount (timeslices) summed over the CPUs, from
+# /proc/schedstat (version 15 and up: fields 8 and 9 after the CPU name);
+# empty where the kernel has no schedstat.
+sched_wait() {
+	awk '$1 ~ /^cpu[0-9]+$/ { d += $9; n += $10 } END { if (n) print d, n }' /proc/schedstat 2>/dev/null || true
+}
 tmp=$(mktemp)
 cleanup_on_exit 'restore_features; rm -f "$tmp"'
 one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
@@ -52,10 +59,17 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	if [ $# -gt 1 ]; then
 		for f in "${feats[@]}"; do echo "$2${f#NO_}" >"$F"; done
 	fi
-	local out
+	local out w0 w1
+	w0=$(sched_wait)
 	out=$(perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
 		{ echo "error: workload failed: $out" >&2; exit 1; }
+	w1=$(sched_wait)
 	[ "$i" -lt "$warm" ] && return
+	# The wait of a task runnable but not running, per timeslice: how
+	# stacking shows, where migrations show how it is avoided.
+	[ -z "$w0" ] || [ -z "$w1" ] || awk -v s="$1" -v a="$w0" -v b="$w1" 'BEGIN {
+		split(a, x); split(b, y)
+		if (y[2] > x[2]) printf "%s wait_us %.3f\n", s, (y[1] - x[1]) / (y[2] - x[2]) / 1000 }'
 	awk -F, -v s="$1" '$3=="cpu-migrations"{print s, "migrations", $1}
 		$3=="context-switches"{print s, "ctxsw", $1}
 		$3=="task-clock"{print s, "cpus_utilised", $6}' "$tmp"

@@ -25,7 +25,7 @@ cmp -s "$t/before" "$t/after-unknown" || fail "features file changed by a reject
 cmp -s "$t/before" "$t/after" || fail "features file not restored after the A/B"
 "$BUILD/bin/stats" -a SIS_UTIL -b NO_SIS_UTIL -m 5 <"$t/raw" >"$t/table" || fail "stats rejected the run: $(cat "$t/raw")"
 sed 's/^/# /' "$t/table"
-for m in time_s migrations ctxsw cpus_utilised; do
+for m in time_s migrations ctxsw cpus_utilised wait_us; do
 	grep -q "^Amean $m " "$t/table" || fail "no $m row"
 done
 # The series' switches for existing behaviour are present and on by default.
