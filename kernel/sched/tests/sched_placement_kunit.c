@@ -57,320 +57,61 @@ static void sis_idle_scan_depth_test(struct kunit *test)
 					    c->small_llc));
 }
 
-struct fit_case {
+struct room_case {
 	const char *name;
-	unsigned int nr_running;
-	unsigned long rq_util_est;
+	struct sis_room room;
 	unsigned long task_util;
-	unsigned long capacity;
 	bool want;
 };
 
 /*
- * fits_capacity() keeps 20% free: a sum s fits capacity c when
- * s * 1280 < c * 1024, so 819 is the most that fits 1024, and 560 does
- * not fit 700 (716800 on both sides). 446 stands for the little CPU of an
- * asymmetric system; the same load fits its big sibling. A CPU with a
- * task queued behind the running one has no room, however light the
- * tasks are.
+ * The fields of struct sis_room, in order: nr_running (every class),
+ * h_nr_queued and h_nr_runnable (fair tasks with and without those in
+ * delayed dequeue), ttwu_pending, util_est, capacity. fits_capacity()
+ * keeps 20% free: a sum s fits capacity c when s * 1280 < c * 1024, so
+ * 819 is the most that fits 1024, and 560 does not fit 700 (716800 on
+ * both sides).
  */
-static const struct fit_case fit_cases[] = {
-	{ "idle CPU, small task",		0,    0,   1, 1024, true  },
-	{ "no capacity left",			0,    0,   0,    0, false },
-	{ "sum at the 20% margin",		1,  400, 419, 1024, true  },
-	{ "sum one past the margin",		1,  400, 420, 1024, false },
-	{ "sum at capacity",			1,  512, 512, 1024, false },
-	{ "runqueue alone past capacity",	1, 1100,   0, 1024, false },
-	{ "RT pressure, just fits",		1,  300, 259,  700, true  },
-	{ "RT pressure, boundary",		1,  300, 260,  700, false },
-	{ "asymmetric: little CPU, fits",	1,  100, 200,  446, true  },
-	{ "asymmetric: little CPU, too big",	1,  200, 200,  446, false },
-	{ "asymmetric: big CPU, same load",	1,  200, 200, 1024, true  },
-	{ "one task queued, light load",	2,   50,  10, 1024, false },
-	{ "three tasks, light load",		3,   30,  10, 1024, false },
+static const struct room_case room_cases[] = {
+	{ "one light fair task: room",
+	  { 1, 1, 1, 0,  100, 1024 },  100, true  },
+	{ "sum at the 20% margin: room",
+	  { 1, 1, 1, 0,  400, 1024 },  419, true  },
+	{ "sum one past the margin: no room",
+	  { 1, 1, 1, 0,  400, 1024 },  420, false },
+	{ "RT pressure on capacity, just fits: room",
+	  { 1, 1, 1, 0,  300,  700 },  259, true  },
+	{ "RT pressure on capacity, boundary: no room",
+	  { 1, 1, 1, 0,  300,  700 },  260, false },
+	{ "an RT task runs, no fair task: no room",
+	  { 1, 0, 0, 0,    0, 1024 },    1, false },
+	{ "an RT task queued beside a fair task: no room",
+	  { 2, 1, 1, 0,  100, 1024 },    1, false },
+	{ "two runnable fair tasks, light: no room",
+	  { 2, 2, 2, 0,   60, 1024 },   10, false },
+	{ "one fair task and a delayed one: room",
+	  { 2, 2, 1, 0,  100, 1024 },  100, true  },
+	{ "only a delayed task: room",
+	  { 1, 1, 0, 0,    0, 1024 },  100, true  },
+	{ "a wakeup pending: no room",
+	  { 1, 1, 1, 1,  100, 1024 },  100, false },
+	{ "no capacity left: no room",
+	  { 1, 1, 1, 0,    0,    0 },    0, false },
 };
 
-KUNIT_ARRAY_PARAM_DESC(fit, fit_cases, name);
+KUNIT_ARRAY_PARAM_DESC(room, room_cases, name);
 
-static void util_fits_remaining_test(struct kunit *test)
+static void sis_has_room_test(struct kunit *test)
 {
-	const struct fit_case *c = test->param_value;
+	const struct room_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, c->want,
-			util_fits_remaining(c->nr_running, c->rq_util_est,
-					    c->task_util, c->capacity));
-}
-
-/*
- * Sets or clears a sched feature for the whole system, as a write to
- * /sys/kernel/debug/sched/features does (sched_feat_write() holds
- * cpus_read_lock() around the same two steps).
- */
-static void set_feat(unsigned int nr, bool on)
-{
-	cpus_read_lock();
-	if (on)
-		sysctl_sched_features |= BIT_ULL(nr);
-	else
-		sysctl_sched_features &= ~BIT_ULL(nr);
-#ifdef CONFIG_JUMP_LABEL
-	if (on)
-		static_key_enable_cpuslocked(&sched_feat_keys[nr]);
-	else
-		static_key_disable_cpuslocked(&sched_feat_keys[nr]);
-#endif
-	cpus_read_unlock();
-}
-
-/* Another online CPU that shares @cpu's LLC, or -1. */
-static int llc_sibling(int cpu)
-{
-	int other;
-
-	for_each_online_cpu(other) {
-		if (other != cpu && cpus_share_cache(other, cpu))
-			return other;
-	}
-	return -1;
-}
-
-/*
- * select_idle_sibling() when neither target nor prev is idle, so that the
- * wakeup switches decide. Both CPUs share an LLC; for the length of the
- * call their runqueue locks are held and their nr_running, h_nr_idle and
- * util_est replaced by the case's values, which makes each of them busy
- * to choose_idle_cpu() (idle_cpu() tests nr_running, sched_idle_cpu()
- * compares it with h_nr_idle, here 0) and gives the fit its inputs,
- * whatever the CPUs really run. The values are put back before the locks
- * are dropped; lockless readers elsewhere may see them for the length of
- * one call.
- */
-static int sis_busy_pair(struct task_struct *p, int prev, int target, bool sync,
-			 unsigned int prev_nr, unsigned int target_nr,
-			 unsigned long util_est)
-{
-	struct rq *rqs[2] = { cpu_rq(prev), cpu_rq(target) };
-	unsigned int nr[2] = { prev_nr, target_nr };
-	unsigned int saved_nr[2], saved_idle[2];
-	unsigned long saved_ue[2], flags;
-	int got, i;
-
-	local_irq_save(flags);
-	double_rq_lock(rqs[0], rqs[1]);
-	for (i = 0; i < 2; i++) {
-		saved_nr[i] = rqs[i]->nr_running;
-		saved_idle[i] = rqs[i]->cfs.h_nr_idle;
-		saved_ue[i] = rqs[i]->cfs.avg.util_est;
-		rqs[i]->nr_running = nr[i];
-		rqs[i]->cfs.h_nr_idle = 0;
-		rqs[i]->cfs.avg.util_est = util_est;
-	}
-	scoped_guard (rcu)
-		got = select_idle_sibling(p, prev, target, sync);
-	for (i = 0; i < 2; i++) {
-		rqs[i]->nr_running = saved_nr[i];
-		rqs[i]->cfs.h_nr_idle = saved_idle[i];
-		rqs[i]->cfs.avg.util_est = saved_ue[i];
-	}
-	double_rq_unlock(rqs[0], rqs[1]);
-	local_irq_restore(flags);
-	return got;
-}
-
-struct sis_order_case {
-	const char *name;
-	bool bias;		/* SELECT_BIAS_PREV, UTIL_FITS_CAPACITY is on */
-	unsigned int prev_nr, target_nr;
-	bool want_prev;		/* else target */
-};
-
-/*
- * Both CPUs run one task and carry a light util_est, an eighth of the
- * smaller capacity of the two, and so does the task: a quarter of the
- * capacity fits in either, with room to spare above the 20% margin, so
- * the order decides. A CPU with a task queued (nr_running 2) has no room.
- * Only cases that end before the LLC scan are here: the scan's answer
- * depends on what the other CPUs of the LLC run.
- */
-static const struct sis_order_case sis_order_cases[] = {
-	{ "both fit: target first",		false, 1, 1, false },
-	{ "target queued: prev",		false, 1, 2, true  },
-	{ "bias, both fit: prev first",		true,  1, 1, true  },
-	{ "bias, prev queued: target",		true,  2, 1, false },
-};
-
-KUNIT_ARRAY_PARAM_DESC(sis_order, sis_order_cases, name);
-
-static void select_idle_sibling_order_test(struct kunit *test)
-{
-	const struct sis_order_case *c = test->param_value;
-	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
-	bool bias_was = sched_feat(SELECT_BIAS_PREV);
-	unsigned long light;
-	int prev, target, got;
-	struct task_struct *p;
-
-	if (sched_asym_cpucap_active())
-		kunit_skip(test, "asymmetric capacity: the switches do not act");
-	if (!sched_feat(UTIL_EST))
-		kunit_skip(test, "UTIL_FITS_CAPACITY needs UTIL_EST");
-	/* A per-CPU kthread waking a task of its own CPU gets that CPU. */
-	if (is_per_cpu_kthread(current))
-		kunit_skip(test, "runs in a per-CPU kthread");
-	target = cpumask_first(cpu_online_mask);
-	prev = llc_sibling(target);
-	if (prev < 0)
-		kunit_skip(test, "needs two online CPUs sharing an LLC");
-
-	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	p->cpus_ptr = cpu_possible_mask;
-	p->nr_cpus_allowed = nr_cpu_ids;
-	p->recent_used_cpu = prev;	/* no third candidate */
-	light = min(capacity_of(prev), capacity_of(target)) / 8;
-	p->se.avg.util_est = light;
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	p->se.cfs_rq = &cpu_rq(prev)->cfs;
-#endif
-
-	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, true);
-	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
-	got = sis_busy_pair(p, prev, target, false, c->prev_nr, c->target_nr,
-			    light);
-	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
-	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
-
-	KUNIT_EXPECT_EQ(test, c->want_prev ? prev : target, got);
-}
-
-/*
- * The SELECT_BIAS_PREV fallback keeps the task on prev unless
- * prev_busier(): prev runs more tasks than target, where a sync waker on
- * target, about to sleep, does not count. The runqueues' nr_running are
- * replaced under their locks for the length of the call, as above.
- */
-struct prev_busier_case {
-	const char *name;
-	unsigned int prev_nr, target_nr;
-	bool sync_waker;
-	bool want;
-};
-
-static const struct prev_busier_case prev_busier_cases[] = {
-	{ "one task each",			1, 1, false, false },
-	{ "prev queued",			2, 1, false, true  },
-	{ "target queued",			1, 2, false, false },
-	{ "sync: target runs only the waker",	1, 1, true,  true  },
-	{ "sync: waker and one more on target",	1, 2, true,  false },
-	{ "sync: waker and one more, prev two",	2, 2, true,  true  },
-	{ "sync: prev idle",			0, 1, true,  false },
-};
-
-KUNIT_ARRAY_PARAM_DESC(prev_busier, prev_busier_cases, name);
-
-static void prev_busier_test(struct kunit *test)
-{
-	const struct prev_busier_case *c = test->param_value;
-	unsigned int prev_nr, target_nr;
-	int prev, target;
-	struct rq *prq, *trq;
-	unsigned long flags;
-	bool got;
-
-	target = cpumask_first(cpu_online_mask);
-	prev = llc_sibling(target);
-	if (prev < 0)
-		kunit_skip(test, "needs two online CPUs sharing an LLC");
-
-	prq = cpu_rq(prev);
-	trq = cpu_rq(target);
-	local_irq_save(flags);
-	double_rq_lock(prq, trq);
-	prev_nr = prq->nr_running;
-	target_nr = trq->nr_running;
-	prq->nr_running = c->prev_nr;
-	trq->nr_running = c->target_nr;
-	got = prev_busier(prev, target, c->sync_waker);
-	prq->nr_running = prev_nr;
-	trq->nr_running = target_nr;
-	double_rq_unlock(prq, trq);
-	local_irq_restore(flags);
-
-	KUNIT_EXPECT_EQ(test, c->want, got);
-}
-
-/*
- * The SELECT_BIAS_PREV fallback through select_idle_sibling() itself: the
- * task may run only on prev and target, both busy (nr_running and
- * h_nr_idle replaced by sis_busy_pair()), so the LLC
- * scan finds nothing allowed and idle whatever the other CPUs run, and the
- * last step decides. UTIL_FITS_CAPACITY is off, so no fit answers first.
- */
-struct bias_fallback_case {
-	const char *name;
-	bool bias;		/* SELECT_BIAS_PREV */
-	unsigned int prev_nr, target_nr;
-	bool sync_waker;
-	bool want_prev;		/* else target */
-};
-
-static const struct bias_fallback_case bias_fallback_cases[] = {
-	{ "no bias: target",				false, 1, 1, false, false },
-	{ "no bias, target queued: target",		false, 1, 2, false, false },
-	{ "bias, one task each: prev",			true,  1, 1, false, true  },
-	{ "bias, prev queued: target",			true,  2, 1, false, false },
-	{ "bias, sync, waker alone on target: target",	true,  1, 1, true,  false },
-	{ "bias, sync, waker and one more: prev",	true,  1, 2, true,  true  },
-};
-
-KUNIT_ARRAY_PARAM_DESC(bias_fallback, bias_fallback_cases, name);
-
-static void bias_fallback_test(struct kunit *test)
-{
-	const struct bias_fallback_case *c = test->param_value;
-	bool fits_was = sched_feat(UTIL_FITS_CAPACITY);
-	bool bias_was = sched_feat(SELECT_BIAS_PREV);
-	int prev, target, got;
-	struct cpumask *allowed;
-	struct task_struct *p;
-
-	if (sched_asym_cpucap_active())
-		kunit_skip(test, "asymmetric capacity: the switches do not act");
-	if (is_per_cpu_kthread(current))
-		kunit_skip(test, "runs in a per-CPU kthread");
-	target = cpumask_first(cpu_online_mask);
-	prev = llc_sibling(target);
-	if (prev < 0)
-		kunit_skip(test, "needs two online CPUs sharing an LLC");
-
-	allowed = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
-	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, allowed);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	cpumask_set_cpu(prev, allowed);
-	cpumask_set_cpu(target, allowed);
-	p->cpus_ptr = allowed;
-	p->nr_cpus_allowed = 2;
-	p->recent_used_cpu = prev;	/* no third candidate */
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	p->se.cfs_rq = &cpu_rq(prev)->cfs;
-#endif
-
-	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, false);
-	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, c->bias);
-	/* UTIL_FITS_CAPACITY is off: util_est is not read. */
-	got = sis_busy_pair(p, prev, target, c->sync_waker, c->prev_nr,
-			    c->target_nr, 0);
-	set_feat(__SCHED_FEAT_UTIL_FITS_CAPACITY, fits_was);
-	set_feat(__SCHED_FEAT_SELECT_BIAS_PREV, bias_was);
-
-	KUNIT_EXPECT_EQ(test, c->want_prev ? prev : target, got);
+	KUNIT_EXPECT_EQ(test, c->want, sis_has_room(&c->room, c->task_util));
 }
 
 #ifdef CONFIG_NUMA
 struct numa_imb_case {
 	const char *name;
-	bool pinned_feat;	/* NUMA_IMB_PINNED */
+	bool pinned;		/* NUMA_IMB_PINNED */
 	unsigned int imb_numa_nr;
 	int allowed;		/* of the local group's 4 CPUs; -1: every CPU */
 	int dst_running;	/* local group's running tasks, the new one included */
@@ -474,7 +215,6 @@ static void task_cpus_in_group_test(struct kunit *test)
 static void task_numa_imb_nr_test(struct kunit *test)
 {
 	const struct numa_imb_case *c = test->param_value;
-	bool was_on = sched_feat(NUMA_IMB_PINNED);
 	struct fake_numa f;
 	unsigned int nr;
 	int cpu;
@@ -493,9 +233,7 @@ static void task_numa_imb_nr_test(struct kunit *test)
 		f.p->nr_cpus_allowed = cpumask_weight(f.mask);
 	}
 
-	set_feat(__SCHED_FEAT_NUMA_IMB_PINNED, c->pinned_feat);
-	nr = task_numa_imb_nr(f.p, f.sg, c->imb_numa_nr);
-	set_feat(__SCHED_FEAT_NUMA_IMB_PINNED, was_on);
+	nr = task_numa_imb_nr(f.p, f.sg, c->imb_numa_nr, c->pinned);
 
 	KUNIT_EXPECT_EQ(test, c->want_nr, nr);
 	KUNIT_EXPECT_EQ(test, c->want_local,
@@ -504,78 +242,9 @@ static void task_numa_imb_nr_test(struct kunit *test)
 }
 #endif /* CONFIG_NUMA */
 
-/*
- * cpu_util() of @cpu for @p being added there, with @cpu's cfs_rq averages
- * replaced for the duration of the call by the values the test needs and
- * put back before the runqueue lock is dropped. Nothing else writes the
- * averages without that lock, so the live load of @cpu cannot leak into
- * the result; lockless readers elsewhere may see the made-up values for
- * the length of one call.
- */
-static unsigned long cpu_util_with(int cpu, struct task_struct *p, int boost,
-				   unsigned long util, unsigned long runnable)
-{
-	struct cfs_rq *cfs_rq = &cpu_rq(cpu)->cfs;
-	struct sched_avg saved;
-	unsigned long ret;
-
-	scoped_guard (rq_lock_irqsave, cpu_rq(cpu)) {
-		saved = cfs_rq->avg;
-		cfs_rq->avg.util_avg = util;
-		cfs_rq->avg.runnable_avg = runnable;
-		cfs_rq->avg.util_est = 0;
-		ret = cpu_util(cpu, p, cpu, boost);
-		cfs_rq->avg = saved;
-	}
-	return ret;
-}
-
-/*
- * cpu_util() itself, for a made-up task that waited much more than it ran
- * and is being added to a CPU whose runqueue is contended too. The values
- * are fractions of that CPU's own capacity, so the expectations hold on
- * any CPU: boosted, the result is the runnable sum (3/4 of capacity);
- * asking for a boost with RUNNABLE_BOOST off gives the plain util sum
- * (3/16), as not asking does.
- */
-static void runnable_boost_test(struct kunit *test)
-{
-	bool was_on = sched_feat(RUNNABLE_BOOST);
-	unsigned long cap, plain, boosted, off;
-	struct task_struct *p;
-	int cpu;
-
-	if (!IS_ENABLED(CONFIG_THREAD_INFO_IN_TASK))
-		kunit_skip(test, "task_cpu() of a made-up task needs THREAD_INFO_IN_TASK");
-	/* task_cpu(p) is 0: any other CPU sees @p being added. */
-	cpu = cpumask_next(0, cpu_online_mask);
-	if (cpu >= nr_cpu_ids)
-		kunit_skip(test, "needs a second online CPU");
-	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	cap = arch_scale_cpu_capacity(cpu);
-	p->se.avg.util_avg = cap / 16;
-	p->se.avg.runnable_avg = cap / 2;
-
-	set_feat(__SCHED_FEAT_RUNNABLE_BOOST, true);
-	plain = cpu_util_with(cpu, p, 0, cap / 8, cap / 4);
-	boosted = cpu_util_with(cpu, p, 1, cap / 8, cap / 4);
-	set_feat(__SCHED_FEAT_RUNNABLE_BOOST, false);
-	off = cpu_util_with(cpu, p, 1, cap / 8, cap / 4);
-	set_feat(__SCHED_FEAT_RUNNABLE_BOOST, was_on);
-
-	KUNIT_EXPECT_EQ(test, plain, cap / 8 + cap / 16);
-	KUNIT_EXPECT_EQ(test, boosted, cap / 4 + cap / 2);
-	KUNIT_EXPECT_EQ(test, off, plain);
-}
-
 static struct kunit_case sched_placement_test_cases[] = {
-	KUNIT_CASE(runnable_boost_test),
 	KUNIT_CASE_PARAM(sis_idle_scan_depth_test, sis_depth_gen_params),
-	KUNIT_CASE_PARAM(util_fits_remaining_test, fit_gen_params),
-	KUNIT_CASE_PARAM(select_idle_sibling_order_test, sis_order_gen_params),
-	KUNIT_CASE_PARAM(prev_busier_test, prev_busier_gen_params),
-	KUNIT_CASE_PARAM(bias_fallback_test, bias_fallback_gen_params),
+	KUNIT_CASE_PARAM(sis_has_room_test, room_gen_params),
 #ifdef CONFIG_NUMA
 	KUNIT_CASE_PARAM(task_numa_imb_nr_test, numa_imb_gen_params),
 	KUNIT_CASE(task_cpus_in_group_test),
