@@ -60,24 +60,26 @@ checkpatch() {
 	return "$bad"
 }
 
-# Our MAINTAINERS entry covers the files the series adds, and nothing of the
-# scheduler's own: a K: pattern on the feature names would also match
-# fair.c, where they are identifiers.
+# get_maintainer.pl, run on each patch as a sender runs it, names the
+# SCHEDULER maintainers, and every file the series adds is under SCHEDULER.
 maintainers() {
-	local gm="scripts/get_maintainer.pl --nogit --nogit-fallback -f" entry="SCHEDULER - TASK PLACEMENT SWITCHES" f
-	for f in Documentation/scheduler/sched-placement.rst kernel/sched/tests/sched_placement_kunit.c \
-		tools/testing/selftests/sched/sched_placement_test.c; do
-		(cd "$tree" && $gm "$f") | grep -qF "$entry" || { echo "# $f: not covered by '$entry'"; return 1; }
-	done
-	for f in kernel/sched/fair.c kernel/sched/features.h kernel/sched/debug.c; do
-		# --keywords-in-file: match K: patterns against the file's text, as
-		# they match a patch's lines.
-		if (cd "$tree" && $gm --keywords-in-file "$f") | grep -qF "$entry"; then
-			echo "# get_maintainer.pl -f $f lists '$entry'"
+	local gm="scripts/get_maintainer.pl --nogit --nogit-fallback" c f n=0
+	for c in $(git -C "$tree" rev-list --reverse refs/sp/base..HEAD); do
+		# The MAINTAINERS change itself is judged by the files below.
+		[ "$(git -C "$tree" diff-tree --no-commit-id --name-only -r "$c")" != MAINTAINERS ] || continue
+		(cd "$tree" && git format-patch -1 --stdout "$c" | $gm) | grep -qF '(maintainer:SCHEDULER)' || {
+			echo "# '$(git -C "$tree" log -1 --format=%s "$c")': get_maintainer.pl names no SCHEDULER maintainer"
 			return 1
-		fi
+		}
+		n=$((n + 1))
 	done
-	echo "# our entry covers our 3 files and none of fair.c, features.h, debug.c"
+	for f in $(git -C "$tree" diff --name-only --diff-filter=A refs/sp/base HEAD); do
+		(cd "$tree" && $gm -f "$f") | grep -qF '(maintainer:SCHEDULER)' || {
+			echo "# $f: not under SCHEDULER"
+			return 1
+		}
+	done
+	echo "# get_maintainer.pl names the SCHEDULER maintainers for $n patches and every file they add"
 }
 
 # Run "$@" with build/linux checked out at commit $1, then put the branch back.
