@@ -16,7 +16,8 @@ envs=(env)
 for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS MSG_LOOPS STREAM_MIB; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
-kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
+# BENCH_KERNEL: another bzImage of the series (an earlier build, say).
+kernel=${BENCH_KERNEL:-$BUILD/kbuild-vm/arch/x86/boot/bzImage}
 [ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
 # The plots are drawn after the guest is done: a missing gnuplot must stop
 # the run before the boot, not leave hours of runs unplotted.
