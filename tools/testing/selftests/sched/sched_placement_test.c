@@ -1940,9 +1940,9 @@ static void pair_llc_bg_load(void)
  * CPUs, of which perf stat counted about 38 busy), 1000 loops. perf bench
  * sched messaging when hackbench is missing: its groups have 20 senders
  * and 20 receivers, so half as many groups (at least one) and 500 loops,
- * which give the same threads and messages when the group count is even;
- * the bar of hackbench_both was set with hackbench. hb_failed is set when
- * neither runs or the run fails.
+ * which give the same threads and messages when the group count is even.
+ * hb_failed is set when neither runs or the run fails. Explore mode's
+ * "hackbench" load; the series' changelogs measure it with the bench.
  */
 static bool hb_failed;
 
@@ -2276,23 +2276,6 @@ static int pair_not_stacked(void)
 	return ab_median[1] <= ab_median[0] + 0.05 ? KSFT_PASS : KSFT_FAIL;
 }
 
-/* Whether @prog is an executable file in a directory of $PATH. */
-static bool in_path(const char *prog)
-{
-	char *path = getenv("PATH"), *copy, *dir, file[PATH_MAX];
-	bool found = false;
-
-	copy = strdup(path ? path : "/usr/bin:/bin");
-	if (!copy)
-		return false;
-	for (dir = strtok(copy, ":"); dir && !found; dir = strtok(NULL, ":")) {
-		snprintf(file, sizeof(file), "%s/%s", dir, prog);
-		found = !access(file, X_OK);
-	}
-	free(copy);
-	return found;
-}
-
 /*
  * The geometric mean over the repetitions of the last migration_ab() of
  * on over off, each "on" run divided by the "off" run next to it (the
@@ -2308,74 +2291,6 @@ static double pair_ratio(void)
 		sum += log(ab_vals[1][i] / ab_vals[0][i]);
 	}
 	return exp(sum / reps);
-}
-
-/*
- * The original posting's load (hackbench_load()) with @names on and off:
- * with them on, its threads must migrate less. Both switches against
- * neither, 12 runs a side in an A/B on zen3: 2211.5 migrations (CV 14.6%)
- * against 3150.7 (CV 11.2%), 29.8% fewer.
- * Context switches fell as much (29.6%), so the migrations per switch did
- * not change: the threads sleep less often, presumably because a wakee
- * kept on a busy CPU finds more messages waiting when it runs.
- *
- * Under TCG a run's count drifts with the host (1935 to 3235 with the
- * switches off in one test), so each "on" run is divided by the "off" run
- * next to it, and the geometric mean of those ratios must be at most 0.9.
- * In the kselftest on zen3, 5 runs of 10 and 20 pairs, 80 pairs in all:
- * geometric means 0.742 to 0.824, pooled 0.782, the pairs' logs spread
- * (standard deviation) 0.224, about normally; 10 pairs with one switch:
- * SELECT_BIAS_PREV 0.797, UTIL_FITS_CAPACITY 0.901, too close to the bar
- * for a test of its own; LATENCY_WARN, which moves nothing, 1.090. Those
- * pairs chose the bar. Three later runs of 40 pairs, which did not, gave
- * 0.786, 0.845 and 0.816: their spread (0.03) is what 40 pairs' own
- * sampling error predicts (0.224 / sqrt(40) = 0.035 on the log scale), so
- * more pairs narrow it. At a true mean of 0.82, 40 pairs would fail the bar
- * in about 0.4% of runs (2.6 standard errors); 80 pairs in about 0.01%
- * (3.7). Hence 80 pairs, eight times the other tests' repetitions: about
- * 10 minutes on zen3 under TCG.
- *
- * The effect and the bar were measured on LLCs of 16 CPUs, where the load
- * leaves CPUs partly idle; the test skips on smaller ones.
- */
-static int hackbench_test(const char * const *names, int n, const char *what)
-{
-	int saved = reps, fd;
-	double r;
-
-	if (!in_path("hackbench") && !in_path("perf")) {
-		ksft_print_msg("neither hackbench nor perf: install rt-tests\n");
-		return KSFT_SKIP;
-	}
-	if (!wakeup_test_ready(names, n, NULL, 16, migrations))
-		return KSFT_SKIP;
-	fd = counter_open(PERF_COUNT_SW_CPU_MIGRATIONS);
-	if (fd < 0) {
-		ksft_print_msg("no perf counter (CONFIG_PERF_EVENTS, perf_event_paranoid)\n");
-		return KSFT_SKIP;
-	}
-	close(fd);
-	reps = 8 * reps < MAX_REPS ? 8 * reps : MAX_REPS;
-	migration_ab(names, n, NULL, hackbench_load, migrations, what);
-	r = ab_median[0] < 0 || ab_median[1] < 0 ? -1 : pair_ratio();
-	reps = saved;
-	if (r < 0) {
-		ksft_print_msg("%s: %s\n", what, hb_failed ?
-			       "hackbench (or perf bench) failed: install rt-tests" :
-			       "a run counted no migration");
-		return KSFT_FAIL;
-	}
-	ksft_print_msg("%s: on/off of each ABBA pair, geometric mean %.3f (bar 0.9)\n",
-		       what, r);
-	return r <= 0.9 ? KSFT_PASS : KSFT_FAIL;
-}
-
-SP_TEST(hackbench_both, "both switches cut the migrations of the original's hackbench")
-static int hackbench_both(void)
-{
-	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
-
-	return hackbench_test(f, 2, "hackbench, both vs neither");
 }
 
 static const struct {
