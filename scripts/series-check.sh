@@ -20,13 +20,14 @@ tree=$BUILD/linux
 base=$(git -C "$tree" rev-parse refs/sp/base)
 head=$(git -C "$tree" rev-parse HEAD)
 
-# Does get_maintainer.pl, at the series' head, name the SCHEDULER
-# maintainers for every file patch $1 adds?
-covered() {
+# under_scheduler FILE...: does get_maintainer.pl, at the series' head,
+# name the SCHEDULER maintainers for every FILE? Prints the first it does
+# not name them for.
+under_scheduler() {
 	local f
-	for f in $(awk '/^diff --git /{f=$4; sub(/^b\//, "", f)} /^new file mode/{print f}' "$1"); do
+	for f in "$@"; do
 		(cd "$tree" && scripts/get_maintainer.pl --nogit --nogit-fallback -f "$f") |
-			grep -qF '(maintainer:SCHEDULER)' || return 1
+			grep -qF '(maintainer:SCHEDULER)' || { echo "$f"; return 1; }
 	done
 }
 
@@ -57,7 +58,7 @@ checkpatch() {
 		# series, lists them under SCHEDULER rather than each patch
 		# adding lines of its own: drop the question where
 		# get_maintainer.pl, at the series' head, answers it.
-		if covered "$p"; then
+		if under_scheduler $(awk '/^diff --git /{f=$4; sub(/^b\//, "", f)} /^new file mode/{print f}' "$p") >/dev/null; then
 			out=$(awk -v RS= -v ORS='\n\n' '!/FILE_PATH_CHANGES/' <<<"$out")
 		fi
 		if echo "$out" | grep -qE '^(ERROR|WARNING):'; then
@@ -91,12 +92,10 @@ maintainers() {
 		}
 		n=$((n + 1))
 	done
-	for f in $(git -C "$tree" diff --name-only --diff-filter=A refs/sp/base HEAD); do
-		(cd "$tree" && $gm -f "$f") | grep -qF '(maintainer:SCHEDULER)' || {
-			echo "# $f: not under SCHEDULER"
-			return 1
-		}
-	done
+	f=$(under_scheduler $(git -C "$tree" diff --name-only --diff-filter=A refs/sp/base HEAD)) || {
+		echo "# $f: not under SCHEDULER"
+		return 1
+	}
 	echo "# get_maintainer.pl names the SCHEDULER maintainers for $n patches and every file they add"
 }
 
