@@ -1294,8 +1294,6 @@ struct wake_round {
 	int waker_cpu;		/* the waker is pinned there */
 	bool resident;		/* wakes a task pinned to prev first */
 	bool sync;		/* wakes the wakee through a pipe (WF_SYNC) */
-	bool spinner;		/* a task pinned to prev spins all along */
-	bool no_nap;		/* the wakee takes no timer nap between rounds */
 	bool fill;		/* no idle core in the LLC (fill_llc()) */
 	cpu_set_t allowed;	/* the wakee's CPUs */
 	atomic_int ready, go, resident_go;
@@ -1358,16 +1356,6 @@ static void *round_waker(void *arg)
 	return NULL;
 }
 
-static void *round_spinner(void *arg)
-{
-	struct wake_round *wr = arg;
-
-	pin_self(wr->prev);
-	while (!atomic_load(&fit_stop))
-		;
-	return NULL;
-}
-
 static void *fill_spinner(void *arg)
 {
 	pin_self((int)(long)arg);
@@ -1424,8 +1412,7 @@ static void *round_wakee(void *arg)
 			while (!atomic_exchange(&wr->go, 0) && !atomic_load(&fit_stop))
 				futex_wait(&wr->go, 0, 0.1);
 		}
-		if (!wr->no_nap)
-			usleep(FIT_NAP * 1e6);
+		usleep(FIT_NAP * 1e6);
 	}
 	if (counting)
 		wakeups_count(1);
@@ -1589,8 +1576,6 @@ static void wake_rounds_run(struct wake_round *wr, int n)
 		atomic_store(&wr[i].resident_go, 0);
 		if (wr[i].resident)
 			pthread_create(&resident[i], NULL, round_resident, &wr[i]);
-		else if (wr[i].spinner)
-			pthread_create(&resident[i], NULL, round_spinner, &wr[i]);
 		pthread_create(&wakee[i], NULL, round_wakee, &wr[i]);
 		pthread_create(&waker[i], NULL, round_waker, &wr[i]);
 	}
@@ -1605,7 +1590,7 @@ static void wake_rounds_run(struct wake_round *wr, int n)
 		w = write(wr[i].pipe[1], "s", 1);
 		(void)w;
 		pthread_join(wakee[i], NULL);
-		if (wr[i].resident || wr[i].spinner)
+		if (wr[i].resident)
 			pthread_join(resident[i], NULL);
 		close(wr[i].pipe[0]);
 		close(wr[i].pipe[1]);
