@@ -1,54 +1,53 @@
 # sched-placement: the interface. `make` runs the main job, `make check` the tests.
 #
-#   make            fetch the base, assemble the tree, build, boot, show the topology, smoke A/B
-#   make check      every test (TAP; ends with "N passed, N failed"; non-zero exit on failure)
-#   make deps       install host packages (apt; idempotent)
-#   make tree       build/linux = pinned base + series/ (git, one commit per entry)
-#   make export     write build/linux commits back to series/ and the overlay files
-#   make kernel     build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage   (FLAVOR=vm|debug|kcsan)
-#   make vm         boot PRESET and run CMD        (PRESET=zen3|2s4llc|2s8llc|zen3-128, CMD='...')
-#   make series     out/series/: mail-ready patches with a cover letter (git am-checked)
-#   make kselftest  boot PRESET and run the series' kselftest runner (TAP)
-#   make kselftest-repeat   the runner's flake rate: RUNS passes over TESTS (default all,
-#                   less EXCLUDE) in one boot of PRESET, a table per test
-#   make bench      boot PRESET and run the changelog A/B sets (SETS='fit bias ...', REPS=12)
-#   make base-vs-series   base kernel against the patched kernel, defaults untouched
-#   make stress     STRESS_FLAVOR kernel (debug|kcsan), STRESS_PRESET, STRESS_SECS of load while switches,
-#                   hotplug, affinity and cpusets churn (console must stay clean)
-#   make deb        out/deb/: Debian packages of the patched tree for bare metal, with
-#                   DEB_CONFIG (default /boot/config-$(uname -r)) plus SCHEDSTATS, DEBUG_FS
-#   make clean      remove build/ and out/ (the download cache stays)
-#
-# KSRC=/path/to/linux-git or KERNEL_TARBALL=/path/to/tarball replace the pinned base.
+# `make help` lists the targets and variables. It prints them from the `##`
+# comments in this file (after a target's prerequisites, or a line of its
+# own), so a target is documented here once, on its own line.
 
 SHELL := /bin/bash
-# zen3 (64 CPUs, 16-CPU LLCs, AMD EPYC-Milan model) is the target shape: a
-# boot with a trivial command takes about 55 s under TCG, the kselftest
-# runner about 7 min 30 s with the boot (4 min on 2s4llc).
+
+## Variables (make TARGET VAR=value, or VAR=value make TARGET):
+##   PRESET=zen3           the guest's topology, one of scripts/presets (zen3 is the target shape)
 PRESET ?= zen3
+##   KSELFTEST_PRESET      preset of kselftest and kselftest-repeat (default: PRESET)
 KSELFTEST_PRESET ?= $(PRESET)
+##   CMD='...'             the command make vm runs in the guest
 CMD ?= cat /sys/kernel/debug/sched/features
+##   FLAVOR=vm             kernel of make kernel and make vm: vm, debug or kcsan (configs/)
 FLAVOR ?= vm
+##   KSRC=DIR              a Linux git tree of yours as the base (its HEAD), instead of series/base
+##   KERNEL_TARBALL=FILE   a local copy of the pinned base's tarball, checked against series/base
 export KSRC KERNEL_TARBALL FLAVOR
 
+##   FEATURE, WORKLOAD     make's A/B: switches (comma list, all on vs all off) and load (scripts/main.sh)
+##   SETS='...'            make bench's A/B sets (bench/README.md; default: bench/series-ab.sh's list)
 SETS ?=
+##   REPS=N                runs per side of each A/B (make bench: 12; make: scripts/main.sh's default)
 REPS ?= 12
+##   RUNS, TESTS, EXCLUDE  make kselftest-repeat: passes, tests to run (default all), tests to leave out
 RUNS ?= 20
 TESTS ?=
 EXCLUDE ?=
+##   STRESS_PRESET, STRESS_SECS, STRESS_FLAVOR   make stress: preset, seconds of load, debug or kcsan
 STRESS_PRESET ?= 2s4llc
 STRESS_SECS ?= 2400
 STRESS_FLAVOR ?= debug
+##   CHECK_ONLY=REGEX      make check runs only the tests whose printed name matches (tests/README.md)
+##   DEB_CONFIG=FILE       make deb's starting config (default: /boot/config-$(uname -r))
+##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: all main deps deps-auto tree export kernel vm series kselftest kselftest-repeat bench base-vs-series stress deb check tools clean
+.PHONY: help all main deps deps-auto tree export kernel vm series kselftest kselftest-repeat bench base-vs-series stress deb check tools clean
 
-all: main
+all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
 main: tools
 	@scripts/main.sh
 
-deps:
+check: | deps-auto ## every test, as TAP, ending "N passed, N failed" (tests/README.md)
+	@scripts/check.sh
+
+deps: ## install the host packages (apt; idempotent); other targets do it as needed
 	@scripts/deps.sh
 
 # Every target that needs the host's tools checks them first: silent and a
@@ -58,40 +57,40 @@ deps:
 deps-auto:
 	@DEPS_AUTO=1 scripts/deps.sh
 
-tree: | deps-auto
+tree: | deps-auto ## build/linux: the pinned base plus one commit per series/series entry
 	@scripts/mktree.sh
 
-export:
+export: ## write build/linux's commits back to series/ and the new files (series/README.md)
 	@scripts/export.sh
 
-kernel: tree
+kernel: tree ## build build/kbuild-FLAVOR/arch/x86/boot/bzImage (tinyconfig plus configs/)
 	@scripts/build-kernel.sh >/dev/null
 
-vm: kernel
+vm: kernel ## boot the FLAVOR kernel on PRESET and run CMD
 	@scripts/vm.sh -p $(PRESET) -k build/kbuild-$(FLAVOR)/arch/x86/boot/bzImage -- sh -c '$(CMD)'
 
-series: tree
+series: tree ## out/series/: the mail-ready series, signed off by your git identity
 	@scripts/mkseries.sh
 
-kselftest: kernel
+kselftest: kernel ## boot KSELFTEST_PRESET and run the series' kselftest runner (TAP)
 	@scripts/vm.sh -p $(KSELFTEST_PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 2700 -- $$(scripts/build-selftests.sh)
 
-kselftest-repeat: kernel
+kselftest-repeat: kernel ## the kselftest runner's flake rate: RUNS passes over TESTS in one boot
 	@scripts/kselftest-repeat.sh -p $(KSELFTEST_PRESET) -n $(RUNS) $(addprefix -x ,$(EXCLUDE)) $(TESTS)
 
-bench: kernel tools
+bench: kernel tools ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)
 	@REPS=$(REPS) SETS='$(SETS)' scripts/bench.sh
 
-base-vs-series: kernel tools
+base-vs-series: kernel tools ## base kernel against patched kernel, switches at defaults, alternating boots
 	@scripts/base-vs-series.sh
 
-stress: tree
+stress: tree ## STRESS_FLAVOR kernel on STRESS_PRESET: KUnit, kselftests, STRESS_SECS of churn
 	@FLAVOR=$(STRESS_FLAVOR) scripts/stress.sh -k -p $(STRESS_PRESET) -d $(STRESS_SECS)
 
-deb: tree
+deb: tree ## out/deb/: Debian packages of the patched tree for bare metal, from DEB_CONFIG
 	@scripts/deb.sh
 
-tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream
+tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream ## build/bin/: stats, sp-stress and sp-stream (bench/, stress/)
 
 build/bin/sp-stress: stress/sp-stress.c | deps-auto
 	@mkdir -p $(@D)
@@ -107,8 +106,12 @@ build/bin/stats: bench/stats.c | deps-auto
 		{ echo "error: GSL headers not found; run 'make deps' (installs libgsl-dev)" >&2; exit 1; }
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lgsl -lgslcblas -lm
 
-check: | deps-auto
-	@scripts/check.sh
-
-clean:
+clean: ## remove build/ and out/ (the download cache stays)
 	rm -rf build out
+
+help: ## this list: targets and variables, from the Makefile's ## comments
+	@awk 'BEGIN { print "Targets:" } \
+		/^[a-zA-Z0-9_-]+:.*## / { t = $$0; sub(/:.*/, "", t); d = $$0; sub(/^[^#]*## /, "", d); \
+			if (t == "all") t = ""; printf "  make %-17s %s\n", t, d; next } \
+		/^## / { v = v substr($$0, 4) "\n" } \
+		END { printf "\n%s", v }' $(MAKEFILE_LIST)
