@@ -21,20 +21,27 @@ struct sis_depth_case {
  * sis_idle_scan_depth() reach 0 near 85% utilization, but the depth in
  * CPUs, y * llc_weight / 1024, is truncated and reaches 0 earlier: past
  * x' = 758 (74.0%) on 4 CPUs, 819 (80.0%) on 8 and 847 (82.7%) on 16
- * (x' = sum_util / llc_weight). SIS_SMALL_LLC keeps that cutoff, so the
- * small rule scans the whole LLC up to those points and nothing past
+ * (x' = sum_util / llc_weight). SIS_SMALL_LLC keeps that cutoff and
+ * below it raises the depth to at least small_llc CPUs, so the whole of
+ * an LLC of at most small_llc CPUs, up to those points and nothing past
  * them. At 50% busy (x' = 512), y = 1024 - 350 = 674, which gives 2 of
- * 4, 5 of 8, 10 of 16 and 21 of 32 CPUs.
+ * 4, 5 of 8, 10 of 16 and 21 of 32 CPUs; at 80.0% (x' = 819),
+ * y = 1024 - 896 = 128, which gives 2 of 16 and 4 of 32.
  */
 static const struct sis_depth_case sis_depth_cases[] = {
 	{ "idle 4-CPU LLC",			0,	   4,  0,  4 },
 	{ "idle 4-CPU LLC, small rule",		0,	   4, 16,  4 },
 	{ "half busy 4-CPU LLC",		4 * 512,   4,  0,  2 },
 	{ "half busy 4-CPU LLC, small rule",	4 * 512,   4, 16,  4 },
-	{ "half busy 8-CPU LLC, limit 7",	8 * 512,   8,  7,  5 },
+	{ "half busy 8-CPU LLC, floor 7",	8 * 512,   8,  7,  7 },
+	{ "half busy 8-CPU LLC, floor 4",	8 * 512,   8,  4,  5 },
 	{ "half busy 16-CPU LLC",		16 * 512, 16,  0, 10 },
-	{ "half busy 16-CPU LLC, limit 16",	16 * 512, 16, 16, 16 },
-	{ "half busy 32-CPU LLC, limit 16",	32 * 512, 32, 16, 21 },
+	{ "half busy 16-CPU LLC, floor 16",	16 * 512, 16, 16, 16 },
+	{ "half busy 32-CPU LLC, floor 16",	32 * 512, 32, 16, 21 },
+	{ "16-CPU LLC at 80.0%",		16 * 819, 16,  0,  2 },
+	{ "16-CPU LLC at 80.0%, floor 4",	16 * 819, 16,  4,  4 },
+	{ "32-CPU LLC at 80.0%",		32 * 819, 32,  0,  4 },
+	{ "32-CPU LLC at 80.0%, floor 16",	32 * 819, 32, 16, 16 },
 	{ "86% busy, proportional",		4 * 880,   4,  0,  0 },
 	{ "86% busy, small rule keeps cutoff",	4 * 880,   4, 16,  0 },
 	{ "overloaded LLC, small rule",		4 * 2048,  4, 16,  0 },
