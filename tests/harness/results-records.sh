@@ -3,9 +3,9 @@
 # (series/NNNN-*.patch, above its ---) or the cover letter that reports an
 # emulator measurement (it names QEMU TCG, as every such figure must be
 # labelled) is named on the "Cited by" line of a docs/results/*/README.md,
-# and that record holds the command it ran (make bench or scripts/vm.sh), the
-# kernel tree's HEAD (a commit hash) and at least one non-empty raw data file
-# (*.raw). A record cited by a patch that no longer exists is stale.
+# and that record holds the command it ran (make bench, scripts/vm.sh or a
+# "Command:" line), the kernel tree's HEAD (a commit hash) and at least one
+# non-empty raw data file (*.raw). A record cited by a patch that no longer exists is stale.
 #
 # The checker runs on the repository, which must pass, and on two made-up
 # copies, which must fail: a changelog citing a TCG figure with no record, and
@@ -32,8 +32,8 @@ records() {
 	for rec in "$root"/docs/results/*/README.md; do
 		[ -f "$rec" ] || continue
 		local d=${rec%/README.md} n
-		grep -qE 'make bench|scripts/vm\.sh' "$rec" ||
-			{ echo "$d: README.md gives no command (make bench or scripts/vm.sh)"; bad=1; }
+		grep -qE 'make bench|scripts/vm\.sh|Command:' "$rec" ||
+			{ echo "$d: README.md gives no command (make bench, scripts/vm.sh or Command:)"; bad=1; }
 		grep -qE '\b[0-9a-f]{7,40}\b' "$rec" ||
 			{ echo "$d: README.md names no commit (the kernel tree's HEAD)"; bad=1; }
 		n=$(find "$d" -name '*.raw' -size +0 | wc -l)
