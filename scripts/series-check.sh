@@ -5,7 +5,8 @@
 #                                WARNING; each CHECK must be justified in series/checkpatch.justify
 #   series-check.sh bisect       every commit of the series builds with the VM config
 #   series-check.sh w1           `make W=1 kernel/sched/` warns no more than on the base, with
-#                                the VM config and with it less SCHEDSTATS, less NUMA
+#                                the VM config and with it less SCHEDSTATS, less NUMA, and
+#                                with the VM config built by Clang 19 (LLVM=-19)
 #   series-check.sh maintainers  get_maintainer.pl names SCHEDULER for every patch and added file
 #   series-check.sh mail         make series for a sender: From: and Signed-off-by: the
 #                                sender, no placeholder identity left (scratch output)
@@ -145,24 +146,28 @@ bisect() {
 }
 
 # Warnings of `make W=1 kernel/sched/` at a commit, without line numbers
-# (the series moves lines), one per line, sorted.
+# (the series moves lines), one per line, sorted. OFF is a config option to
+# turn off; LLVM=1 builds with Clang 19 instead of GCC (the VM config made
+# again for that compiler).
 w1_warnings() {
-	local src=$1 obj=$2 off=${3:-}
+	local src=$1 obj=$2 off=${3:-} llvm=${4:-} cc=()
+	[ -z "$llvm" ] || cc=(LLVM=-19 CC="ccache clang-19" HOSTCC="ccache clang-19")
 	mkdir -p "$obj"
 	cp "$BUILD/kbuild-vm/.config" "$obj/.config"
 	[ -z "$off" ] || "$src/scripts/config" --file "$obj/.config" --disable "$off"
-	kbuild_make "$src" "$obj" -s olddefconfig >/dev/null
+	kbuild_make "$src" "$obj" "${cc[@]}" -s olddefconfig >/dev/null
 	[ -z "$off" ] || ! grep -q "^CONFIG_$off=y" "$obj/.config" || die "CONFIG_$off stayed on"
+	[ -z "$llvm" ] || grep -q '^CONFIG_CC_IS_CLANG=y' "$obj/.config" || die "$obj is not configured for Clang"
 	# Compile kernel/sched/ again every time: warnings are only printed then.
 	rm -f "$obj"/kernel/sched/*.o
-	kbuild_make "$src" "$obj" W=1 -j"$(($(nproc) + 1))" kernel/sched/ >"$obj/w1.log" 2>&1 ||
+	kbuild_make "$src" "$obj" "${cc[@]}" W=1 -j"$(($(nproc) + 1))" kernel/sched/ >"$obj/w1.log" 2>&1 ||
 		{ tail -n 20 "$obj/w1.log" | sed 's/^/#   /'; return 1; }
 	{ grep -E 'warning:' "$obj/w1.log" || true; } |
 		sed -E 's#^.*/?(kernel/[^:]*):[0-9]+:[0-9]+:#\1:#' | sort
 }
 
 w1() {
-	local ok=$BUILD/w1-ok t wt
+	local ok=$BUILD/w1-llvm-ok t wt
 	t=$(check_key HEAD)
 	touch "$ok"
 	if grep -qx "$t" "$ok"; then
@@ -170,15 +175,22 @@ w1() {
 		return 0
 	fi
 	[ -f "$BUILD/kbuild-vm/.config" ] || die "build the VM kernel first (make kernel)"
+	command -v clang-19 >/dev/null && command -v ld.lld-19 >/dev/null ||
+		die "clang-19 or ld.lld-19 not found; run 'make deps' (installs clang-19, lld-19, llvm-19)"
 	wt=$(base_worktree "$tree")
 	# The config combinations the series has code for: the sis_scan
 	# counters exist only with SCHEDSTATS; NUMA_IMB_PINNED needs NUMA.
-	local off new fail=0
-	for off in "" SCHEDSTATS NUMA; do
-		w1_warnings "$wt" "$BUILD/kbuild-w1-base${off:+-no-$off}" "$off" >"$BUILD/w1-base.txt" || return 1
-		w1_warnings "$tree" "$BUILD/kbuild-w1${off:+-no-$off}" "$off" >"$BUILD/w1-series.txt" || return 1
+	# Upstream builds the scheduler with Clang too: the VM config once
+	# more with Clang 19 ("llvm").
+	local off new fail=0 llvm what
+	for off in "" SCHEDSTATS NUMA llvm; do
+		llvm=
+		[ "$off" != llvm ] || { llvm=1 off=; }
+		what="VM config${off:+ less $off}${llvm:+, LLVM=-19}"
+		w1_warnings "$wt" "$BUILD/kbuild-w1-base${off:+-no-$off}${llvm:+-llvm}" "$off" "$llvm" >"$BUILD/w1-base.txt" || return 1
+		w1_warnings "$tree" "$BUILD/kbuild-w1${off:+-no-$off}${llvm:+-llvm}" "$off" "$llvm" >"$BUILD/w1-series.txt" || return 1
 		new=$(comm -13 "$BUILD/w1-base.txt" "$BUILD/w1-series.txt")
-		echo "# W=1 kernel/sched/, VM config${off:+ less $off}: $(wc -l <"$BUILD/w1-base.txt") warnings on the base, $(wc -l <"$BUILD/w1-series.txt") with the series"
+		echo "# W=1 kernel/sched/, $what: $(wc -l <"$BUILD/w1-base.txt") warnings on the base, $(wc -l <"$BUILD/w1-series.txt") with the series"
 		if [ -n "$new" ]; then
 			echo "# new W=1 warnings:"
 			echo "$new" | sed 's/^/#   /'
