@@ -30,9 +30,9 @@ struct sis_depth_case {
  */
 static const struct sis_depth_case sis_depth_cases[] = {
 	{ "idle 4-CPU LLC",			0,	   4,  0,  4 },
-	{ "idle 4-CPU LLC, small rule",		0,	   4, 16,  4 },
+	{ "idle 4-CPU LLC, floor 16",		0,	   4, 16,  4 },
 	{ "half busy 4-CPU LLC",		4 * 512,   4,  0,  2 },
-	{ "half busy 4-CPU LLC, small rule",	4 * 512,   4, 16,  4 },
+	{ "half busy 4-CPU LLC, floor 16",	4 * 512,   4, 16,  4 },
 	{ "half busy 8-CPU LLC, floor 7",	8 * 512,   8,  7,  7 },
 	{ "half busy 8-CPU LLC, floor 4",	8 * 512,   8,  4,  5 },
 	{ "half busy 16-CPU LLC",		16 * 512, 16,  0, 10 },
@@ -43,14 +43,14 @@ static const struct sis_depth_case sis_depth_cases[] = {
 	{ "32-CPU LLC at 80.0%",		32 * 819, 32,  0,  4 },
 	{ "32-CPU LLC at 80.0%, floor 16",	32 * 819, 32, 16, 16 },
 	{ "86% busy, proportional",		4 * 880,   4,  0,  0 },
-	{ "86% busy, small rule keeps cutoff",	4 * 880,   4, 16,  0 },
-	{ "overloaded LLC, small rule",		4 * 2048,  4, 16,  0 },
-	{ "4-CPU LLC at 74.0%, small rule",	4 * 758,   4, 16,  4 },
-	{ "4-CPU LLC past 74.0%, small rule",	4 * 759,   4, 16,  0 },
-	{ "8-CPU LLC at 80.0%, small rule",	8 * 819,   8, 16,  8 },
-	{ "8-CPU LLC past 80.0%, small rule",	8 * 820,   8, 16,  0 },
-	{ "16-CPU LLC at 82.7%, small rule",	16 * 847, 16, 16, 16 },
-	{ "16-CPU LLC past 82.7%, small rule",	16 * 848, 16, 16,  0 },
+	{ "86% busy, floor 16 keeps cutoff",	4 * 880,   4, 16,  0 },
+	{ "overloaded LLC, floor 16",		4 * 2048,  4, 16,  0 },
+	{ "4-CPU LLC at 74.0%, floor 16",	4 * 758,   4, 16,  4 },
+	{ "4-CPU LLC past 74.0%, floor 16",	4 * 759,   4, 16,  0 },
+	{ "8-CPU LLC at 80.0%, floor 16",	8 * 819,   8, 16,  8 },
+	{ "8-CPU LLC past 80.0%, floor 16",	8 * 820,   8, 16,  0 },
+	{ "16-CPU LLC at 82.7%, floor 16",	16 * 847, 16, 16, 16 },
+	{ "16-CPU LLC past 82.7%, floor 16",	16 * 848, 16, 16,  0 },
 };
 
 KUNIT_ARRAY_PARAM_DESC(sis_depth, sis_depth_cases, name);

@@ -1120,7 +1120,7 @@ static int sis_scan_depth(void)
 		return KSFT_SKIP;
 	limit = atoi(buf);
 	if (llc_weight(0) > limit || llc_weight(0) < 2) {
-		ksft_print_msg("LLC of %d CPUs, outside the small-LLC rule (2..%d)\n",
+		ksft_print_msg("LLC of %d CPUs, not scanned whole by a floor of 2..%d\n",
 			       llc_weight(0), limit);
 		return KSFT_SKIP;
 	}
