@@ -22,6 +22,12 @@ mkdir -p "$out/series" "$out/overlay"
 # Keep the comment header of series/series.
 sed -n '/^#/p;/^[^#]/q' "$TOP/series/series" 2>/dev/null | grep '^#' >"$out/series/series" || true
 
+# The overlay files a series file lists (every field after the first), sorted.
+overlay_files() {
+	[ -f "$1" ] || return 0
+	awk '!/^#/ { for (i = 2; i <= NF; i++) print $i }' "$1" | sort
+}
+
 declare -A added_by
 n=0
 for c in $(git rev-list --reverse refs/sp/base..HEAD); do
@@ -59,6 +65,13 @@ for c in $(git rev-list --reverse refs/sp/base..HEAD); do
 done
 
 # Replace what series/ held with the new set; only now touch the repository.
+# An overlay file the old series added and the new one does not (a file a
+# commit stopped adding, or renamed) goes, so no stale copy stays behind.
+gone=$(comm -23 <(overlay_files "$TOP/series/series") <(overlay_files "$out/series/series"))
+for f in $gone; do
+	rm -f "$TOP/$f"
+	rmdir -p --ignore-fail-on-non-empty "$(dirname "$TOP/$f")"
+done
 rm -f "$TOP"/series/[0-9][0-9][0-9][0-9]-*.patch
 cp "$out"/series/* "$TOP/series/"
 if [ -f "$out/MAINTAINERS.patch" ]; then
