@@ -28,7 +28,17 @@ if ! cmp -s "$d/expected" "$d/topology"; then
 	: >"$d/stdout"
 	echo 97 >"$d/rc"
 else
-	bash "$d/cmd" >"$d/stdout" 2>"$d/stderr" </dev/null
+	# virtme-ng points /dev/stdout and /dev/stderr at its own console
+	# ports; a command that opens them (the kselftest runner writes its
+	# tests' output to /dev/stdout) would lose that output. Point them at
+	# the command's own descriptors, as on any system, and open the files
+	# for appending: a second open of the same file gets its own offset,
+	# and without O_APPEND the two would write over each other's lines.
+	ln -sfn /proc/self/fd/1 /dev/stdout
+	ln -sfn /proc/self/fd/2 /dev/stderr
+	: >"$d/stdout"
+	: >"$d/stderr"
+	bash "$d/cmd" >>"$d/stdout" 2>>"$d/stderr" </dev/null
 	echo $? >"$d/rc"
 fi
 dmesg >"$d/dmesg"
