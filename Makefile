@@ -72,10 +72,11 @@ vm: kernel ## boot the FLAVOR kernel on PRESET and run CMD
 series: tree ## out/series/: the mail-ready series, signed off by your git identity
 	@scripts/mkseries.sh
 
-kselftest: kernel ## boot KSELFTEST_PRESET and run the series' kselftest runner (TAP)
-	@scripts/vm.sh -p $(KSELFTEST_PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 2700 -- $$(scripts/build-selftests.sh)
+kselftest: kernel ## boot KSELFTEST_PRESET and run the series' kselftests with run_kselftest.sh (TAP)
+	@d=$$(scripts/build-selftests.sh) && \
+	scripts/vm.sh -p $(KSELFTEST_PRESET) -k build/kbuild-vm/arch/x86/boot/bzImage -t 2700 -- "$$d/run_kselftest.sh"
 
-kselftest-repeat: kernel ## the kselftest runner's flake rate: RUNS passes over TESTS in one boot
+kselftest-repeat: kernel ## the kselftests' flake rate: RUNS passes over TESTS in one boot
 	@scripts/kselftest-repeat.sh -p $(KSELFTEST_PRESET) -n $(RUNS) $(addprefix -x ,$(EXCLUDE)) $(TESTS)
 
 bench: kernel tools ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)

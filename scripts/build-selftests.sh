@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Build the series' kselftest runner from build/linux (or SRC) into
-# build/selftests/sched/ and print its path. The guest sees the host's root,
-# so the same binary runs on the patched and on the base kernel.
+# Build and install the series' kselftests (TARGETS=sched/placement) from
+# build/linux (or SRC) with the kernel's own selftests Makefile, into
+# build/selftests/install, and print that directory. Its run_kselftest.sh
+# runs them as kselftest CI does (-t sched/placement:PROG for one program).
+# The guest sees the host's root, so the same install runs on the patched
+# and on the base kernel.
 #   build-selftests.sh [SRC]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 src=$(cd "${1:-$BUILD/linux}" && pwd)
-dir=$src/tools/testing/selftests/sched
-[ -f "$dir/sched_placement_test.c" ] ||
-	die "$dir has no sched_placement_test.c; run 'make tree' first"
-out=$BUILD/selftests/sched
+[ -f "$src/tools/testing/selftests/sched/placement/Makefile" ] ||
+	die "$src has no tools/testing/selftests/sched/placement; run 'make tree' first"
+command -v rsync >/dev/null || die "rsync not found (the selftests' install uses it); run 'make deps'"
+out=$BUILD/selftests
 mkdir -p "$out"
-# KHDR_INCLUDES empty: build against the host's UAPI headers instead of
-# running 'make headers' inside the source tree.
-make -s -C "$dir" OUTPUT="$out" KHDR_INCLUDES= "$out/sched_placement_test" >&2
-echo "$out/sched_placement_test"
+# Install into a scratch directory and rename it, so a failed build leaves
+# the last good install, never half of one. KHDR_INCLUDES empty: build
+# against the host's UAPI headers instead of running 'make headers' in the
+# source tree.
+tmp=$(mktemp -d "$out/install.XXXXXX")
+cleanup_on_exit 'rm -rf "$tmp"'
+make -s -C "$src/tools/testing/selftests" TARGETS=sched/placement KHDR_INCLUDES= \
+	O="$out/obj" INSTALL_PATH="$tmp" install >"$tmp.log" 2>&1 ||
+	{ cat "$tmp.log" >&2; rm -f "$tmp.log"; die "building the kselftests failed"; }
+rm -f "$tmp.log"
+rm -rf "$out/install"
+mv "$tmp" "$out/install"
+echo "$out/install"

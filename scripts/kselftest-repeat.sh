@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# The flake rate of the kselftest runner: one boot of PRESET, then RUNS
-# passes over the runner's tests, one test per invocation (-t NAME), and a
+# The flake rate of the series' kselftests: one boot of PRESET, then RUNS
+# passes over their tests, one test per invocation (PROG -t TEST), and a
 # table per test of how many runs passed, failed or skipped and how long
 # they took (scripts/kselftest-tally.sh).
 #
 #   kselftest-repeat.sh [-p PRESET] [-n RUNS] [-x TEST]... [TEST...]
 #
-# TESTS default to all of the runner's (`sched_placement_test -l`); -x leaves
-# one out (e.g. -x hackbench_both: 80 pairs, about 10 min a run on zen3).
-# Each run's TAP and the summary go to results/<time>-<preset>-repeat/, written
-# as the guest goes, so a stopped run keeps its data in the .partial
-# directory; the guest's console, dmesg and topology go to its vm/. Exit
-# status 1 when any run of any test failed or timed out, or the guest died
-# (a splat, a panic or a hang); bad input is refused before any boot.
+# TESTS default to all the programs list (`PROG -l` for each program in the
+# install's kselftest-list.txt); -x leaves one out (e.g. -x numa_imb_pinned,
+# the slowest). Each run's TAP and the summary go to
+# results/<time>-<preset>-repeat/, written as the guest goes, so a stopped
+# run keeps its data in the .partial directory; the guest's console, dmesg
+# and topology go to its vm/. Exit status 1 when any run of any test failed
+# or timed out, or the guest died (a splat, a panic or a hang); bad input is
+# refused before any boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -36,24 +37,36 @@ shift $((OPTIND - 1))
 awk -v p="$preset" '!/^#/ && $1 == p { f = 1 } END { exit !f }' "$TOP/scripts/presets" ||
 	die "unknown preset '$preset'; known presets: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$TOP/scripts/presets")"
 
-# KS_RUNNER stands for the runner (the harness test's stand-in); else it is
-# built from build/linux.
-bin=${KS_RUNNER:-$("$TOP/scripts/build-selftests.sh")}
-mapfile -t all < <("$bin" -l | awk '{ print $1 }')
-[ ${#all[@]} -gt 0 ] || die "$bin -l lists no test"
+# KS_DIR stands for the kselftest install (the harness test's stand-in);
+# else it is built from build/linux.
+dir=${KS_DIR:-$("$TOP/scripts/build-selftests.sh")}
+[ -f "$dir/kselftest-list.txt" ] || die "$dir has no kselftest-list.txt; run 'make tree' (a kselftest install holds one)"
+# The tests of each program, from its -l table (the test name starts in
+# column 48), and the program that holds each.
+all=()
+declare -A prog_of=()
+while IFS=: read -r coll prog; do
+	[ -n "$prog" ] || continue
+	while read -r t; do
+		[ -z "${prog_of[$t]:-}" ] || die "test '$t' is in both $coll/$prog and ${prog_of[$t]}"
+		prog_of[$t]=$coll/$prog
+		all+=("$t")
+	done < <("$dir/$coll/$prog" -l 2>&1 | tail -n +2 | cut -c48- | grep -vE '^-*$' || true)
+done <"$dir/kselftest-list.txt"
+[ ${#all[@]} -gt 0 ] || die "the programs in $dir/kselftest-list.txt list no test (PROG -l)"
 known() {
 	local a
 	for a in "${all[@]}"; do [ "$a" != "$1" ] || return 0; done
 	return 1
 }
 for t in "${skip[@]}"; do
-	known "$t" || die "-x $t: unknown test; the runner has: ${all[*]}"
+	known "$t" || die "-x $t: unknown test; the kselftests have: ${all[*]}"
 done
 [ $# -gt 0 ] || set -- "${all[@]}"
 tests=()
 declare -A named=()
 for t in "$@"; do
-	known "$t" || die "unknown test '$t'; the runner has: ${all[*]}"
+	known "$t" || die "unknown test '$t'; the kselftests have: ${all[*]}"
 	[ -z "${named[$t]:-}" ] || die "test '$t' named twice"
 	named[$t]=1
 	[[ " ${skip[*]} " == *" $t "* ]] || tests+=("$t")
@@ -66,21 +79,20 @@ results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$preset-repeat"
 echo "tests: ${tests[*]}" >"$RESULTS/summary"
 note "$runs runs of ${#tests[*]} tests on $preset into ${RESULTS#"$TOP"/}/"
 # Each test's time limit, after which the guest kills it and counts the
-# run as not ok (guest-repeat.sh): 15 min for hackbench_both (about 10 min
-# on zen3), 4 min for any other (numa_imb_pinned, the slowest of them, took
-# 70-80 s a run on zen3). The guest's own limit, only there to end a hung
-# guest: 10 min for the boot, then every test's limit once per run.
+# run as not ok (guest-repeat.sh): a guard against a hung program only,
+# since each test's own TEST_F_TIMEOUT (at most 240 s) ends it first. The
+# guest's own limit, only there to end a hung guest: 10 min for the boot,
+# then every test's limit once per run.
 args=() per_run=0
 for t in "${tests[@]}"; do
-	limit=240
-	[ "$t" != hackbench_both ] || limit=900
-	args+=("$t=$limit")
+	limit=300
+	args+=("${prog_of[$t]}:$t=$limit")
 	per_run=$((per_run + limit + 10))
 done
 rc=0
 VM_KEEP=$RESULTS/vm vm_run "$RESULTS/out" -p "$preset" -k "$kernel" -w "$RESULTS" \
 	-t $((600 + runs * per_run)) -- \
-	"$TOP/scripts/guest-repeat.sh" "$bin" "$RESULTS" "$runs" "${args[@]}" || rc=$?
+	"$TOP/scripts/guest-repeat.sh" "$dir" "$RESULTS" "$runs" "${args[@]}" || rc=$?
 trc=0
 "$TOP/scripts/kselftest-tally.sh" "$RESULTS/summary" || trc=$?
 if [ "$rc" != 0 ] || ! grep -qx done "$RESULTS/summary"; then

@@ -7,7 +7,7 @@
 #
 #   -p  topology preset (default 2s4llc)
 #   -d  seconds of load (default 2400)
-#   -k  also run the series' kselftest runner before the load
+#   -k  also run the series' kselftests (run_kselftest.sh) before the load
 #   -t  switch toggles the run must reach (default 1000)
 #   -m  hotplug cycles the run must reach (default 100)
 #
@@ -56,7 +56,7 @@ stress=$TOP/build/bin/sp-stress
 guest="$stress -H -c -d $secs"
 if [ "$kself" = 1 ]; then
 	selftest=$("$TOP/scripts/build-selftests.sh")
-	guest="$selftest && $guest"
+	guest="$selftest/run_kselftest.sh && $guest"
 fi
 
 # The run's console, dmesg and output go to results/<time>-<preset>-stress-<flavor>

@@ -1,4 +1,4 @@
 #!/usr/bin/env bash
-# The kselftest runner on zen3, the target shape (16-CPU LLCs), where every
+# The kselftests on zen3, the target shape (16-CPU LLCs), where every
 # test must run and pass as well; alone on the host, as kselftest.sh says.
 KS_PRESET=zen3 exec bash "$(dirname "$0")/kselftest.sh"

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the task placement tests: files, time, the CPU
+ * topology from sysfs, and the scheduler features in debugfs.
+ */
+#ifndef __SCHED_PLACEMENT_H
+#define __SCHED_PLACEMENT_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SCHED_DEBUGFS	"/sys/kernel/debug"
+#define FEATURES	SCHED_DEBUGFS "/sched/features"
+#define SIS_SCAN	SCHED_DEBUGFS "/sched/sis_scan"
+#define SIS_SMALL	SCHED_DEBUGFS "/sched/sis_small_llc"
+#define SCHEDSTATS	"/proc/sys/kernel/sched_schedstats"
+#define MAX_CPUS	256
+#define BUF_SIZE	8192
+
+/* Bytes read, NUL terminated, or -errno. */
+int read_file(const char *path, char *buf, size_t len);
+/* 0 or -errno. */
+int write_file(const char *path, const char *s);
+/* CLOCK_MONOTONIC in seconds. */
+double now(void);
+void spin_for(double sec);
+void pin_self(int cpu);
+/* Sorts @v. */
+double median(double *v, int n);
+
+/*
+ * The topology, filled in by read_topology(): per CPU, its node, the
+ * first CPU of its LLC and the first CPU of its core (its SMT siblings).
+ */
+extern int nr_cpus;
+extern int cpu_node[MAX_CPUS];
+extern int cpu_llc[MAX_CPUS];
+extern int cpu_core[MAX_CPUS];
+
+/* The number of CPUs with an L3 in sysfs, from CPU 0 on. */
+int read_topology(void);
+int nr_nodes(void);
+/* CPUs and cores in the LLC of @cpu. */
+int llc_weight(int cpu);
+int llc_cores(int cpu);
+/* The size of the LLC of @cpu in bytes, 0 if sysfs does not say. */
+long llc_bytes(int cpu);
+/* True if the CPUs do not all have the same capacity. */
+bool asym_capacity(void);
+bool cpu_offline(int cpu);
+/* 0 or -errno. */
+int cpu_set_online(int cpu, bool on);
+
+/* 1 when @name is on, 0 when it is listed as NO_@name, -1 when absent. */
+int feature_state(const char *name);
+/* Its position in the features file, which is its bit; -1 when absent. */
+int feature_bit(const char *name);
+int set_feature(const char *name, bool on);
+bool have_features(const char * const *names, int n);
+
+/*
+ * What a test may change, saved before it runs and put back after it:
+ * the features, kernel.sched_schedstats, sis_small_llc and the CPUs it
+ * took offline. Lives in memory shared with the test process.
+ */
+struct sched_knobs {
+	char features[BUF_SIZE];
+	char schedstats[16];
+	char sis_small_llc[16];
+	int offline[MAX_CPUS];
+	int nr_offline;
+	bool mounted_debugfs;
+};
+
+/*
+ * Mounts debugfs if it is not mounted, and saves the knobs. NULL, or why
+ * the tests cannot run (debugfs is then left as it was).
+ */
+const char *knobs_save(struct sched_knobs *k);
+/* Brings back the CPUs knobs_offline() took offline. */
+void knobs_online_all(struct sched_knobs *k);
+/* Takes @cpu offline, to be brought back by knobs_online_all(). */
+int knobs_offline(struct sched_knobs *k, int cpu);
+/* Restores everything and unmounts debugfs if knobs_save() mounted it. */
+void knobs_restore(struct sched_knobs *k);
+
+#endif /* __SCHED_PLACEMENT_H */

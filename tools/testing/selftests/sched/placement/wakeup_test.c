@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The wakeup placement switches, UTIL_FITS_CAPACITY and SELECT_BIAS_PREV:
+ * each test runs a wakeup scenario with the switches on and off,
+ * interleaved, and asserts the effect, or that there is none where the
+ * switches must not act.
+ *
+ * The scenarios run for 1.4 s each, REPS times a side. They are wall-clock
+ * bound rather than CPU bound, but anything else busy on the machine (or,
+ * under an emulator, on its host) blunts the effects: run them on an
+ * otherwise idle system.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../kselftest_harness.h"
+#include "loads.h"
+#include "placement.h"
+
+#define REPS	10	/* runs with the switches on, and as many off */
+
+FIXTURE(placement) {
+	struct sched_knobs knobs;
+};
+
+FIXTURE_SETUP(placement)
+{
+	const char *why = knobs_save(&self->knobs);
+
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN_PARENT(placement)
+{
+	knobs_restore(&self->knobs);
+}
+
+/*
+ * NULL if the tests of @names (and @also, unless NULL) can run here, or
+ * why not. The scenarios run in the last CPU's LLC, which needs two cores;
+ * @schedstats when the rate comes from the tasks' schedstats.
+ */
+static const char *wakeup_skip(const char * const *names, int n, const char *also,
+			       bool schedstats)
+{
+	if (!have_features(names, n) || (also && feature_state(also) < 0))
+		return "a wakeup placement switch is missing from " FEATURES;
+	if (read_topology() < 2)
+		return "no L3 (cache/index3) in sysfs, or one CPU";
+	if (llc_cores(nr_cpus - 1) < 2)
+		return "the last CPU's LLC has fewer than 2 cores";
+	if (feature_state("UTIL_EST") != 1)
+		return "UTIL_EST is off";
+	if (asym_capacity())
+		return "asymmetric CPU capacity: the wakeup switches do not act here";
+	if (schedstats && write_file(SCHEDSTATS, "1"))
+		return "cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)";
+	return NULL;
+}
+
+static void print_reps(const char *what, const char *side, const double *v)
+{
+	char line[1024] = "";
+
+	for (int i = 0; i < REPS; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %.3f", v[i]);
+	ksft_print_msg("%s, %s:%s\n", what, side, line);
+}
+
+/*
+ * Runs @rate REPS times with each of @names on and off, ABBA interleaved
+ * so that neither side always goes first, after one run to warm up; @also
+ * is on for both sides. Fills in the medians, med[1] with the switches on
+ * and med[0] off, and returns 0, or -1 if a run could not measure.
+ *
+ * The median of each side rather than the mean: now and then a single
+ * run counts several times the rate of the others, with either setting,
+ * which alone can carry a mean of ten past the bar.
+ */
+static int on_off_medians(const char * const *names, int n, const char *also,
+			  double (*rate)(void), const char *what, double med[2])
+{
+	double v[2][REPS];
+
+	if (also && set_feature(also, true))
+		return -1;
+	rate();
+	for (int r = 0; r < REPS; r++) {
+		for (int side = 0; side < 2; side++) {
+			bool on = side == (r & 1);
+
+			for (int i = 0; i < n; i++)
+				if (set_feature(names[i], on))
+					return -1;
+			v[on][r] = rate();
+			if (v[on][r] < 0)
+				return -1;
+		}
+	}
+	print_reps(what, "on", v[1]);
+	print_reps(what, "off", v[0]);
+	med[0] = median(v[0], REPS);
+	med[1] = median(v[1], REPS);
+	ksft_print_msg("%s: median %.4f on, %.4f off\n", what, med[1], med[0]);
+	return 0;
+}
+
+/*
+ * Leaves the last CPU's LLC with its first two cores only, taking the
+ * others offline until the teardown. Under an emulator every busy virtual
+ * CPU slows the others: with 6 of the 8 cores of an LLC kept busy, the
+ * tasks of the scenarios ran so stretched in time that their util_est
+ * (525 and 362) no longer fitted on one CPU.
+ */
+static void shrink_llc(struct __test_metadata *_metadata, struct sched_knobs *k)
+{
+	int cpus[2], llc = cpu_llc[nr_cpus - 1];
+
+	if (last_llc_cores(cpus, 2) < 2)
+		return;
+	for (int c = 0; c < nr_cpus; c++) {
+		if (cpu_llc[c] != llc || cpu_core[c] == cpus[0] || cpu_core[c] == cpus[1])
+			continue;
+		ASSERT_EQ(0, knobs_offline(k, c)) {
+			TH_LOG("cannot take CPU %d offline", c);
+		}
+	}
+}
+
+/*
+ * A wakee woken on its busy prev, with an idle CPU on another core. Moved
+ * wakeups per wakeup, 10 runs a side, under an emulator: on LLCs of 8
+ * cores, 0.000-0.133 (median 0.059) on and 0.488-0.526 (median 0.500)
+ * off; on LLCs of 2 cores, 0.000 against 0.500 in each run; a switch that
+ * does not touch placement (LATENCY_WARN) gave 0.500 against 0.500. The
+ * bar, a drop to at most half of the rate with the switch off, sits far
+ * from both.
+ */
+TEST_F_TIMEOUT(placement, util_fits_capacity, 120)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
+	const char *why = wakeup_skip(f, 1, NULL, true);
+	double med[2];
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, on_off_medians(f, 1, NULL, busy_prev_moved,
+				    "wakee on a busy prev", med));
+	EXPECT_TRUE(med[0] > 0 && med[1] <= 0.5 * med[0]) {
+		TH_LOG("moved %.3f with the switch, %.3f without: want at most half",
+		       med[1], med[0]);
+	}
+}
+
+/*
+ * The same wakee with prev's idle SMT sibling to go to instead: the switch
+ * must not keep it on prev. Moved wakeups per wakeup on LLCs of 8 cores,
+ * 10 runs a side, in two runs: 0.458-0.538 on, 0.458-0.500 off (medians
+ * 0.500). On a kernel that tried the fit before the sibling, 0.000 on in
+ * each run against 0.486-0.500 off. The bar: the median with the switch
+ * on within 0.25 of the median with it off.
+ */
+TEST_F_TIMEOUT(placement, fit_idle_sibling, 120)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
+	const char *why = wakeup_skip(f, 1, NULL, true);
+	double med[2];
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (llc_cores(nr_cpus - 1) == llc_weight(nr_cpus - 1))
+		SKIP(return, "no SMT siblings");
+	shrink_llc(_metadata, &self->knobs);
+	ASSERT_EQ(0, on_off_medians(f, 1, NULL, idle_sibling_moved,
+				    "wakee with an idle sibling", med));
+	EXPECT_TRUE(fabs(med[1] - med[0]) <= 0.25) {
+		TH_LOG("moved %.3f with the switch, %.3f without: want within 0.25",
+		       med[1], med[0]);
+	}
+}
+
+/*
+ * A light fair task beside an RT task with a duty cycle: the share of its
+ * wakeups on the RT task's CPU must not change with the switch. On LLCs of
+ * 8 cores, 10 runs a side, in two runs: 0.19-0.65 on (medians 0.463 and
+ * 0.544), 0.21-0.74 off (0.525 and 0.493). On a kernel whose fit counted
+ * only the fair class: 0.82-0.99 on (median 0.971) against 0.31-0.76 off
+ * (0.455). The bar: the median with the switch on within 0.25 of the
+ * median with it off, about half the distance to that kernel.
+ */
+TEST_F_TIMEOUT(placement, fit_not_behind_rt, 120)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
+	const char *why = wakeup_skip(f, 1, NULL, false);
+	double med[2];
+
+	if (why)
+		SKIP(return, "%s", why);
+	shrink_llc(_metadata, &self->knobs);
+	ASSERT_EQ(0, on_off_medians(f, 1, NULL, rt_cpu_share,
+				    "wakee beside an RT task", med));
+	EXPECT_TRUE(fabs(med[1] - med[0]) <= 0.25) {
+		TH_LOG("on the RT CPU %.3f with the switch, %.3f without: want within 0.25",
+		       med[1], med[0]);
+	}
+}
+
+/*
+ * A sync wakee on a busy prev. Moved wakeups per wakeup on LLCs of 8
+ * cores, 10 runs a side: 0.000 in each with both switches, 0.462-0.500
+ * with neither; on LLCs of 2 cores 0.000 against 0.306-0.500. The bar: at
+ * most half the rate with neither.
+ */
+TEST_F_TIMEOUT(placement, fit_and_bias, 120)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
+	const char *why = wakeup_skip(f, 2, NULL, true);
+	double med[2];
+
+	if (why)
+		SKIP(return, "%s", why);
+	shrink_llc(_metadata, &self->knobs);
+	ASSERT_EQ(0, on_off_medians(f, 2, NULL, waker_prev_moved,
+				    "sync wakee, both vs neither", med));
+	EXPECT_TRUE(med[0] > 0 && med[1] <= 0.5 * med[0]) {
+		TH_LOG("moved %.3f with both, %.3f with neither: want at most half",
+		       med[1], med[0]);
+	}
+}
+
+/*
+ * SELECT_BIAS_PREV on its own increment, with UTIL_FITS_CAPACITY on for
+ * both sides: without the bias the fit takes target, the waker's CPU. On
+ * LLCs of 8 cores, 10 runs a side: 0.000-0.042 with the bias, 0.308-0.500
+ * without. The bar: at most half the rate without.
+ */
+TEST_F_TIMEOUT(placement, bias_prev, 120)
+{
+	static const char * const f[] = { "SELECT_BIAS_PREV" };
+	const char *why = wakeup_skip(f, 1, "UTIL_FITS_CAPACITY", true);
+	double med[2];
+
+	if (why)
+		SKIP(return, "%s", why);
+	shrink_llc(_metadata, &self->knobs);
+	ASSERT_EQ(0, on_off_medians(f, 1, "UTIL_FITS_CAPACITY", waker_prev_moved,
+				    "sync wakee, bias on top of fit", med));
+	EXPECT_TRUE(med[0] > 0 && med[1] <= 0.5 * med[0]) {
+		TH_LOG("moved %.3f with the bias, %.3f without: want at most half",
+		       med[1], med[0]);
+	}
+}
+
+/*
+ * A 1:1 pair handing a byte back and forth through pipes (sync wakeups),
+ * in an LLC with idle CPUs: the base wakes each side on its idle prev,
+ * never on the waker's CPU, and the switches must not change that: an idle
+ * candidate comes before a fit and before the bias. Were the fit tried
+ * first, the waker's CPU, running one light task, would fit, and the pair
+ * would stack there, the loss of 1:1 loads such as tbench and netperf.
+ * Share of wakeups on the waker's CPU: 0.000 with both switches and 0.000
+ * without, in each of 6 runs on LLCs of 16 CPUs and 10 on LLCs of 4; on a
+ * kernel that tries the fit on target before the idle candidates,
+ * 0.073-0.207 (median 0.123) against 0.000 on LLCs of 4 CPUs, where the
+ * pair's util_est often leaves no room for the fit. With a 50% duty-cycle
+ * spinner on every CPU of the LLC the switches gave 0.000-0.713 against
+ * 0.000-0.019, so the test keeps the LLC idle. The bar: at most 0.05 above
+ * the rate with the switches off.
+ */
+TEST_F_TIMEOUT(placement, pair_not_stacked, 120)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
+	const char *why = wakeup_skip(f, 2, NULL, false);
+	double med[2];
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, on_off_medians(f, 2, NULL, pair_stacked,
+				    "1:1 pair, both vs neither", med));
+	EXPECT_TRUE(med[1] <= med[0] + 0.05) {
+		TH_LOG("stacked %.3f with both, %.3f with neither: want at most 0.05 more",
+		       med[1], med[0]);
+	}
+}
+
+TEST_HARNESS_MAIN
