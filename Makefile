@@ -93,11 +93,14 @@ deb: tree ## out/deb/: Debian packages of the patched tree for bare metal, from 
 
 tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream ## build/bin/: stats, sp-stress and sp-stream (bench/, stress/)
 
-build/bin/sp-stress: stress/sp-stress.c | deps-auto
-	@mkdir -p $(@D)
-	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+KSFT_PLACEMENT := tools/testing/selftests/sched/placement
+STREAM_H := $(KSFT_PLACEMENT)/stream.h
 
-build/bin/sp-stream: bench/stream.c | deps-auto
+build/bin/sp-stress: stress/sp-stress.c $(KSFT_PLACEMENT)/placement.c $(KSFT_PLACEMENT)/placement.h $(STREAM_H) | deps-auto
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^) -lpthread
+
+build/bin/sp-stream: bench/stream.c $(STREAM_H) | deps-auto
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
 

@@ -46,6 +46,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The triad itself, shared with the kselftests. */
+#include "../tools/testing/selftests/sched/placement/stream.h"
+
 #define MAX_THREADS 1024
 #define MAX_MIB (1L << 16)	/* 64 GiB per array */
 
@@ -83,46 +86,27 @@ static void spin_barrier(void)
 		sched_yield();
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void *triad(void *arg)
 {
 	struct worker *me = arg;
-	double *a, *b = NULL, *c = NULL, t0 = 0;
+	double *a, t0 = 0;
 
 	if (me != w)
 		__atomic_store_n(&me->cpu, sched_getcpu(), __ATOMIC_RELEASE);
-	a = malloc(3 * share * sizeof(*a));
-	if (!a) {
+	a = stream_alloc(share);
+	if (!a)
 		__atomic_store_n(&failed, 1, __ATOMIC_RELAXED);
-	} else {
-		b = a + share;
-		c = b + share;
-		for (size_t i = 0; i < share; i++) {
-			a[i] = 1.0;
-			b[i] = 2.0;
-			c[i] = 0.5;
-		}
-	}
 	for (int k = 0; k < ntimes; k++) {
 		spin_barrier();
 		/* Every thread sees the flag after the first barrier. */
 		if (__atomic_load_n(&failed, __ATOMIC_RELAXED))
 			break;
 		if (me == w)
-			t0 = now();
-		for (size_t i = 0; i < share; i++)
-			a[i] = b[i] + 3.0 * c[i];
-		__asm__ __volatile__("" : : "r"(a) : "memory");
+			t0 = stream_now();
+		stream_pass(a, share);
 		spin_barrier();
 		if (me == w && k > 0) {
-			double t = now() - t0;
+			double t = stream_now() - t0;
 
 			sum += t;
 			if (best < 0 || t < best)

@@ -46,15 +46,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DBG		"/sys/kernel/debug/sched/"
-#define FEATURES	DBG "features"
-#define SIS_SCAN	DBG "sis_scan"
-#define SIS_SMALL	DBG "sis_small_llc"
-#define VERBOSE		DBG "verbose"
+/*
+ * The STREAM triad, and the file, time, topology and CPU hotplug helpers,
+ * shared with the kselftests (linked with their placement.c).
+ */
+#include "../tools/testing/selftests/sched/placement/placement.h"
+#include "../tools/testing/selftests/sched/placement/stream.h"
+
+#define VERBOSE		SCHED_DEBUGFS "/sched/verbose"
 #define CG		"/sys/fs/cgroup"
 #define CGDIR		CG "/sp-stress"
-#define MAX_CPUS	256
-#define BUF_SIZE	8192
 
 static const char * const switches[] = {
 	"UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV", "RUNNABLE_BOOST",
@@ -101,35 +102,6 @@ static void bad(const char *fmt, ...)
 	atomic_fetch_add(&errors, 1);
 }
 
-static int read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
-}
-
-/* 0 or -errno of the write. */
-static int write_file(const char *path, const char *s)
-{
-	ssize_t n;
-	int fd = open(path, O_WRONLY), err;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	err = errno;
-	close(fd);
-	return n < 0 ? -err : 0;
-}
-
 /* xorshift per thread: reproducible from -s, no shared state. */
 static unsigned int seed = 1;
 
@@ -141,43 +113,9 @@ static unsigned int rnd(unsigned int *s)
 	return *s;
 }
 
-static double now(void)
-{
-	struct timespec ts;
+/* --- topology (read_topology() and the helpers: placement.c) -------- */
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* --- topology ------------------------------------------------------ */
-
-static int nr_cpus, nr_nodes;
-static int cpu_llc[MAX_CPUS], cpu_node[MAX_CPUS];
-
-static void read_topology(void)
-{
-	char path[128], buf[256];
-
-	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
-		if (access(path, F_OK))
-			break;
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu);
-		cpu_llc[cpu] = read_file(path, buf, sizeof(buf)) > 0 ? atoi(buf) : 0;
-		for (int node = 0; node < MAX_CPUS; node++) {
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpu%d/node%d", cpu, node);
-			if (!access(path, F_OK)) {
-				cpu_node[cpu] = node;
-				if (node + 1 > nr_nodes)
-					nr_nodes = node + 1;
-				break;
-			}
-		}
-		nr_cpus = cpu + 1;
-	}
-}
+static int nodes;
 
 /* Random mask: one CPU, one LLC, or CPUs of every node. */
 static void random_mask(cpu_set_t *m, unsigned int *s)
@@ -192,7 +130,7 @@ static void random_mask(cpu_set_t *m, unsigned int *s)
 			if (cpu_llc[i] == cpu_llc[c])
 				CPU_SET(i, m);
 	} else {
-		for (int n = 0; n < nr_nodes; n++) {
+		for (int n = 0; n < nodes; n++) {
 			int first = -1;
 
 			for (int i = 0; i < nr_cpus; i++)
@@ -222,25 +160,18 @@ static void register_worker(void)
 
 static void *triad(void *arg)
 {
-	double *a = malloc(3 * TRIAD_N * sizeof(double)), *b, *c;
+	double *a = stream_alloc(TRIAD_N);
 
 	(void)arg;
 	if (!a) {
 		bad("triad: out of memory");
 		return NULL;
 	}
-	b = a + TRIAD_N;
-	c = b + TRIAD_N;
-	for (long i = 0; i < TRIAD_N; i++) {
-		b[i] = 1.0;
-		c[i] = 2.0;
-	}
 	register_worker();
 	while (!atomic_load(&stop)) {
-		for (long i = 0; i < TRIAD_N; i++)
-			a[i] = b[i] + 3.0 * c[i];
-		if (a[TRIAD_N / 2] != 7.0)
-			bad("triad computed %f, want 7", a[TRIAD_N / 2]);
+		stream_pass(a, TRIAD_N);
+		if (a[TRIAD_N / 2] != 3.5)
+			bad("triad computed %f, want 3.5", a[TRIAD_N / 2]);
 		atomic_fetch_add(&counters[C_TRIADS], 1);
 	}
 	free(a);
@@ -394,21 +325,13 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static int set_online(int cpu, bool on)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return write_file(path, on ? "1" : "0");
-}
-
 /* Takes @cpus offline, then online again; 0, or -1 if one stays offline. */
 static int cycle(const int *cpus, int n)
 {
 	int off[MAX_CPUS], nr_off = 0, ret = 0;
 
 	for (int i = 0; i < n; i++) {
-		int err = set_online(cpus[i], false);
+		int err = cpu_set_online(cpus[i], false);
 
 		if (!err)
 			off[nr_off++] = cpus[i];
@@ -418,7 +341,7 @@ static int cycle(const int *cpus, int n)
 			bad("offlining CPU %d: %s", cpus[i], strerror(-err));
 	}
 	for (int i = 0; i < nr_off; i++) {
-		int err = set_online(off[i], true);
+		int err = cpu_set_online(off[i], true);
 
 		if (err) {
 			bad("onlining CPU %d: %s", off[i], strerror(-err));
@@ -454,7 +377,7 @@ static void *hotplug(void *arg)
 			break;
 		case 2:		/* all of the last node but its first CPU */
 			for (int i = 1, first = 1; i < nr_cpus; i++) {
-				if (cpu_node[i] != nr_nodes - 1 || cpu_node[0] == nr_nodes - 1)
+				if (cpu_node[i] != nodes - 1 || cpu_node[0] == nodes - 1)
 					continue;
 				if (first)
 					first = 0;
@@ -629,6 +552,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	read_topology();
+	nodes = nr_nodes();
 	if (nr_cpus < 2) {
 		fprintf(stderr, "error: fewer than 2 CPUs in sysfs\n");
 		return 1;
@@ -643,7 +567,7 @@ int main(int argc, char **argv)
 	read_file(VERBOSE, verbose0, sizeof(verbose0));
 	write_file(VERBOSE, "N");
 	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s\n", nr_cpus,
-	       nr_nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off");
+	       nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off");
 	fflush(stdout);
 
 	nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
@@ -693,7 +617,7 @@ int main(int argc, char **argv)
 
 	/* Put back what we changed, then check that it is all back. */
 	for (int cpu = 1; cpu < nr_cpus; cpu++)
-		set_online(cpu, true);
+		cpu_set_online(cpu, true);
 	restore_features(feat0);
 	write_file(SIS_SMALL, small0);
 	if (verbose0[0])
