@@ -141,6 +141,34 @@ c = c.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', tex
 open(cover, 'w').write(c)
 PY
 
+# The Cc: headers, from series/cc: each patch its "all" addresses and
+# those whose glob matches its file name, the cover letter every address.
+python3 - "$TOP/series/cc" "$tmp"/out/*.patch <<'PY'
+import fnmatch, os, sys
+rules = []
+for n, line in enumerate(open(sys.argv[1]), 1):
+    line = line.strip()
+    if not line or line.startswith('#'):
+        continue
+    pat, _, who = line.partition('\t')
+    if not who.strip():
+        sys.exit('series/cc:%d: want PATCHES<TAB>ADDRESS, got: %s' % (n, line))
+    rules.append((pat, who.strip()))
+for path in sys.argv[2:]:
+    name = os.path.basename(path)
+    cover = name.startswith('0000-')
+    cc = []
+    for pat, who in rules:
+        if (cover or pat == 'all' or fnmatch.fnmatch(name, pat)) and who not in cc:
+            cc.append(who)
+    if not cc:
+        continue
+    text = open(path).read()
+    head, sep, body = text.partition('\n\n')
+    head += '\nCc: ' + ',\n    '.join(cc)
+    open(path, 'w').write(head + sep + body)
+PY
+
 # git am of the result onto a clean base must give the same tree.
 git clone -q --shared --no-checkout "$tree" "$tmp/am"
 git -C "$tmp/am" checkout -q --detach "$base"

@@ -231,6 +231,23 @@ mail() {
 			echo "# placeholder $id: in no patch"
 		fi
 	done
+	# Cc: as series/cc says: a patch copies the "all" addresses and those
+	# its name matches and no other, the cover letter every address.
+	python3 - "$TOP/series/cc" "$d"/series/*.patch <<'PY' || bad=1
+import fnmatch, os, sys
+rules = [l.strip().split('\t', 1) for l in open(sys.argv[1])
+         if l.strip() and not l.startswith('#')]
+bad = 0
+for path in sys.argv[2:]:
+    name = os.path.basename(path)
+    head = open(path).read().split('\n\n', 1)[0]
+    for pat, who in rules:
+        want = name.startswith('0000-') or pat == 'all' or fnmatch.fnmatch(name, pat)
+        if (who in head) != want:
+            print('# %s: %s %s' % (name, who, 'not copied' if want else 'copied, unasked'))
+            bad = 1
+sys.exit(bad)
+PY
 	# base-commit: only for a base that exists outside this machine (one
 	# with history); the history-less pinned base is named in the cover
 	# letter instead.
@@ -244,7 +261,7 @@ mail() {
 			{ echo "# the cover letter does not name the pinned base"; bad=1; }
 		;;
 	esac
-	[ "$bad" = 0 ] && echo "# $(ls "$d"/series | wc -l) files From: and signed off by $name <$email>; the base named in the cover letter"
+	[ "$bad" = 0 ] && echo "# $(ls "$d"/series | wc -l) files From: and signed off by $name <$email>, Cc: as series/cc says; the base named in the cover letter"
 	return "$bad"
 }
 
