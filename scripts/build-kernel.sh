@@ -55,6 +55,13 @@ if [ "$(cat "$OBJ/.sp-config" 2>/dev/null)" != "$want" ] || [ ! -f "$OBJ/.config
 	[ -z "$missing" ] || die "the kernel config dropped these fragment lines (a dependency is missing from configs/): $missing"
 	echo "$want" >"$OBJ/.sp-config"
 fi
+# kernel/sched/Makefile turns KCSAN off for the whole directory. The KCSAN
+# flavour exists to look for races in the series' code, so it instruments
+# fair.c and build_utility.c (which includes debug.c) anyway, by their
+# per-object switches, which come before the directory's; the tree is not
+# changed.
+extra=()
+[ "$FLAVOR" != kcsan ] || extra=(KCSAN_SANITIZE_fair.o=y KCSAN_SANITIZE_build_utility.o=y)
 note "building $FLAVOR kernel ($SRC -> $OBJ, -j$JOBS)"
-kmake -j"$JOBS" bzImage
+kmake -j"$JOBS" "${extra[@]}" bzImage
 echo "$OBJ/arch/x86/boot/bzImage"
