@@ -37,7 +37,7 @@ STRESS_FLAVOR ?= debug
 ##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: help all main deps deps-auto tree export kernel vm series kselftest kselftest-repeat bench base-vs-series stress deb check tools clean
+.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench base-vs-series stress deb check tools clean
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
@@ -71,6 +71,9 @@ vm: kernel ## boot the FLAVOR kernel on PRESET and run CMD
 
 series: tree ## out/series/: the mail-ready series, signed off by your git identity
 	@scripts/mkseries.sh
+
+kunit: tree ## the KUnit suite under tools/testing/kunit/kunit.py (x86_64, QEMU, its .kunitconfig)
+	@scripts/kunit-run.sh
 
 kselftest: kernel ## boot KSELFTEST_PRESET and run the series' kselftests with run_kselftest.sh (TAP)
 	@d=$$(scripts/build-selftests.sh) && \

@@ -96,6 +96,7 @@ run "series: get_maintainer.pl names SCHEDULER for every patch" "$TOP/scripts/se
 run "series: every commit builds (bisectable)" "$TOP/scripts/series-check.sh" bisect
 kernel_step() { "$TOP/scripts/mktree.sh" >/dev/null && "$TOP/scripts/build-kernel.sh"; }
 run $vm_selected "kernel: build the VM kernel (configs/vm.config)" kernel_step || vm_ok=
+run "series: the KUnit suite passes under kunit.py (x86_64, its .kunitconfig, 8 CPUs)" "$TOP/scripts/kunit-run.sh"
 run "series: make W=1 kernel/sched/ adds no warnings over the base (VM config, less SCHEDSTATS, less NUMA, Clang 19)" "$TOP/scripts/series-check.sh" w1
 run "series: make series (cover letter, bloat-o-meter, signed off by the sender, no placeholder identity), git am reproduces the tree" "$TOP/scripts/series-check.sh" mail
 
