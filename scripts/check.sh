@@ -29,7 +29,7 @@ report() {
 	4) echo "ok $n - $1 # SKIP"; skipped=$((skipped + 1)) ;;
 	*) echo "not ok $n - $1 (exit $2)"; failed=$((failed + 1)) ;;
 	esac
-	[ -f "$3.secs" ] && echo "# $(cat "$3.secs") s"
+	[ -f "$3.secs" ] && echo "# $(cat "$3.secs") s" && echo "$(cat "$3.secs") $1" >>"$res/times"
 	[ "$2" = 0 ] && grep '^#' "$3" | head -n 12
 	[ "$2" = 0 ] || sed 's/^/# /' "$3" | tail -n 25
 }
@@ -128,5 +128,11 @@ if [ "$n" = 0 ]; then
 fi
 echo "1..$n"
 echo "# $(($(date +%s) - start)) s"
+# Where the time went: the five slowest tests (the VM tests ran two at a
+# time, so theirs overlap).
+if [ -s "$res/times" ]; then
+	echo "# slowest:"
+	sort -rn "$res/times" | head -n 5 | sed 's/^\([0-9]*\) /#   \1 s  /'
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
