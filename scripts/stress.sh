@@ -28,7 +28,9 @@
 # MIN_TOGGLES switch flips and MIN_HOTPLUG hotplug cycles happened, and the console
 # has no splat (vm.sh exits 98 on any BUG, WARNING, Oops, lockdep, KASAN, KCSAN or
 # RCU stall report, or hung task; on the KCSAN kernel a KCSAN report counts only
-# if it is in a function the series adds or changes). sp-stress itself fails if the features
+# if it is in a function the series adds or changes; kernel/sched is instrumented
+# there, and base races inside such functions count too, see
+# docs/results/2026-12-05-kcsan-stress). sp-stress itself fails if the features
 # file or sis_small_llc do not end as they started or a CPU stays offline.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
