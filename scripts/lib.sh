@@ -174,51 +174,6 @@ results_commit() {
 	RESULTS=$RESULTS_FINAL
 }
 
-# The TCG guest runs on one host thread (vm.sh: tcg,thread=single), and
-# whatever else the host runs changes its timing, which changes what the
-# scheduler inside does: the drop an earlier util_fits_capacity measured
-# (periodic wakers), 24-32% on an idle host, came out at 6.5-20.8% in 4
-# runs with two busy loops beside the guest, and once at none next to two
-# kernel builds. host_mark prints the
-# host's CPU ticks, busy (steal included, as /proc/stat counts it) and in
-# all, those of the reaped children of the top-level
-# shell ($$, also from a command substitution), and the steal ticks; run
-# it before and after a command run in the foreground, and
-# host_others_pct MARK0 MARK1 prints the share of the host's CPU time, in
-# percent of all its CPUs, that went to anything on this host but that
-# command: other processes, interrupts. host_steal_pct prints the steal
-# share: when this machine is itself a guest, the time its hypervisor
-# gave to others, which nothing run here causes or can stop. It varies:
-# 2.3%, 20.6% and 29.0% of this 2-CPU machine in three samples of one
-# afternoon, while only our own guest or kernel build ran. It is left out
-# of host_others_pct: the command's own ticks can include stolen time
-# (its 26.7% of "others" with steal in came out below the 29.0% of steal
-# in one make check), and a guard on it would fail at the hypervisor's
-# whim.
-host_mark() {
-	local ticks kids
-	# user nice system idle iowait irq softirq steal; guest is in user
-	ticks=$(awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9 }' /proc/stat)
-	# fields after "pid (comm) ": 14 and 15 are cutime and cstime
-	kids=$(sed 's/.*) //' "/proc/$$/stat" | awk '{ print $14 + $15 }')
-	set -- $ticks
-	echo "$1 $2 $kids $3"
-}
-host_others_pct() {
-	local b0 t0 k0 s0 b1 t1 k1 s1
-	read -r b0 t0 k0 s0 <<<"$1"
-	read -r b1 t1 k1 s1 <<<"$2"
-	awk -v o=$(((b1 - b0) - (s1 - s0) - (k1 - k0))) -v t=$((t1 - t0)) \
-		'BEGIN { p = t > 0 ? 100 * o / t : 0; printf "%.1f\n", p < 0 ? 0 : p }'
-}
-host_steal_pct() {
-	local t0 s0 t1 s1
-	read -r _ t0 _ s0 <<<"$1"
-	read -r _ t1 _ s1 <<<"$2"
-	awk -v s=$((s1 - s0)) -v t=$((t1 - t0)) \
-		'BEGIN { printf "%.1f\n", (t > 0 ? 100 * s / t : 0) }'
-}
-
 # vm_run [-t] OUT VM.SH-ARGS...: run scripts/vm.sh with its stdout written to
 # OUT (-t: and copied to ours, as tee does) and return its exit status.
 # SIGINT, SIGTERM or SIGHUP to this shell stop the guest first: vm.sh gets

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# host_mark / host_others_pct (scripts/lib.sh), the idle-host check of the
+# check: quick, budget 60 s
+# host_mark / host_others_pct (tests/lib.sh), the idle-host check of the
 # vm-alone stage: CPU time of the caller's own foreground children counts as
 # its own, CPU time of a process outside its tree does not, and the share
 # is other busy ticks, steal left out, over all ticks. Asserts on tick
