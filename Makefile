@@ -1,4 +1,5 @@
-# sched-placement: the interface. `make` runs the main job, `make check` the tests.
+# sched-placement: the interface. `make` runs the main job, `make check` the tests
+# (quick tier; `make check-full` runs them all).
 #
 # `make help` lists the targets and variables. It prints them from the `##`
 # comments in this file (after a target's prerequisites, or a line of its
@@ -32,20 +33,23 @@ EXCLUDE ?=
 STRESS_PRESET ?= 2s4llc
 STRESS_SECS ?= 2400
 STRESS_FLAVOR ?= debug
-##   CHECK_ONLY=REGEX      make check runs only the tests whose printed name matches (tests/README.md)
+##   CHECK_ONLY=REGEX      make check runs only the tests whose printed name matches, in either tier
 ##   DEB_CONFIG=FILE       make deb's starting config (default: /boot/config-$(uname -r))
 ##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench base-vs-series stress deb check tools clean
+.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench base-vs-series stress deb check check-full tools clean
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
 main: tools
 	@scripts/main.sh
 
-check: | deps-auto ## every test, as TAP, ending "N passed, N failed" (tests/README.md)
-	@scripts/check.sh
+check: | deps-auto ## the quick tier of the tests, as TAP, ending "N passed, N failed" (tests/README.md)
+	@scripts/check.sh quick
+
+check-full: | deps-auto ## every test, both tiers (what CI runs)
+	@scripts/check.sh full
 
 deps: ## install the host packages (apt; idempotent); other targets do it as needed
 	@scripts/deps.sh

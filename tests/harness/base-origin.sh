@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # make series names the base by where it came from (base_origin): a commit
 # with history gets base-commit:, the pinned Debian import is named in the
 # cover letter, and any other history-less commit gets neither.

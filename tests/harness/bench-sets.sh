@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # bench/series-ab.sh checks every set it is given before the first one runs
 # (and before it touches the features file): an unknown set, a set named
 # twice, a count that is not a positive number, stream-N below 2 passes or

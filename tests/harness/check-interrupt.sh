@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 3600 s
 # `make check` interrupted in the stages that write outside its own
 # temporary directory leaves nothing behind and the next run passes:
 #   - SIGINT to the group (Ctrl-C) in the tree stage, once it is cloning

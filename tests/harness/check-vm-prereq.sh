@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # make check with CHECK_ONLY selecting only a VM test runs the tools and
 # kernel steps first, and when the kernel step fails the VM test fails
 # unrun instead of booting whatever older kernel build/ holds. The kernel

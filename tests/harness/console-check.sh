@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # scripts/console-check.sh finds splats and ignores the kernel command line.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # make deb's bad input: no config where DEB_CONFIG points (the default,
 # /boot/config-$(uname -r), is missing in containers and VMs), a config for
 # another architecture; each is a clear error naming the fix, before any

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # The deps step that every make target runs first: silent and cheap when all
 # is installed, installs exactly what is missing, and names the fix when it
 # cannot. dpkg-query and apt-get are stand-ins; nothing is installed.

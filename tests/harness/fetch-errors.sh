@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # Bad input to the base fetch: each gives one line naming the fix, a non-zero
 # exit, and leaves nothing half-written in the cache.
 . "$(dirname "$0")/../lib.sh"

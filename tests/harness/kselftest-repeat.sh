@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # Bad input to scripts/kselftest-repeat.sh (make kselftest-repeat), caught
 # before any boot: a bad run count, an unknown preset, an unknown test named
 # to run or to leave out, a test named twice, every test left out, a test

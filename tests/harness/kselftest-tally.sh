@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # scripts/kselftest-tally.sh, the table of `make kselftest-repeat`: counts per
 # test in the order the tests ran, the median of an even number of runs,
 # SKIP and a run without a verdict (the runner crashed) told apart from ok,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # scripts/kselftest-tap.sh, which reads run_kselftest.sh's TAP for the
 # kselftest stages: counts of programs and of the tests inside them, the
 # failed and skipped tests by name, and its exit status, on TAP written as

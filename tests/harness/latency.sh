@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # bench/latency.sh, the cyclictest-next-to-hackbench workload of make bench,
 # on the host: its four metrics in ab-run.sh's "sp-metric:" form with
 # consistent values, and a clear error when hackbench fails or rt-tests is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # bench/plot.sh draws one panel per metric of an A/B raw file into a PNG, and
 # rejects a file with nothing to plot and a missing gnuplot.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # Every measured number the series cites has a committed record. A changelog
 # (series/NNNN-*.patch, above its ---) or the cover letter that reports an
 # emulator measurement (it names QEMU TCG, as every such figure must be

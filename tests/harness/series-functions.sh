@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # scripts/series-functions.sh (the KCSAN kernel's report scope) lists the
 # functions the series adds and changes, and nothing that is not a name.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # make series refuses to write mail-ready patches without a sender who can
 # sign them off: no git identity, or a placeholder one (an address under a
 # reserved domain, like the one series/ carries). It fails before any work,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # bench/stats: means, CV, change sign, Welch p-values (checked against an
 # independent numerical integration of Student's t density: 0.000255 for
 # t = 12.25, df = 4; 0.0691 for t = 2.251, df = 5.52), the normalized rows,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # bench/stream.c (build/bin/sp-stream), the STREAM of make bench's stream-N
 # sets, on the host: one thread per allowed CPU, its metrics in ab-run.sh's
 # "sp-metric:" form with consistent values, bad usage refused; and

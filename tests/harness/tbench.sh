@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # bench/tbench.sh, the tbench workload of make bench, on the host: its two
 # metrics in ab-run.sh's "sp-metric:" form, stats counting its throughput as
 # higher-is-better, and clear errors (bad arguments, the port taken, no

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 900 s
 # `make tree` interrupted anywhere (SIGINT, SIGTERM, SIGKILL; while cloning
 # the base or while applying the series in place) leaves nothing the next
 # run trips on: the rerun succeeds, without FORCE, and gives the same HEAD

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # Bad input to the VM runner that needs no boot: unknown preset, no QEMU.
 . "$(dirname "$0")/../lib.sh"
 V=$TOP/scripts/vm.sh

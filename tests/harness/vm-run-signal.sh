@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 60 s
 # vm_run (scripts/lib.sh), which stress, bench and the main job run the VM
 # with: a SIGTERM or SIGINT to the calling script alone, not its process
 # group, stops vm.sh (and so the guest) before the script dies of it. A fake

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 2400 s
 # Smoke A/B of the base kernel against the patched kernel with every feature
 # at its default (one boot each): both kernels run the workload under perf
 # stat and the table compares them. Only a working comparison is asserted;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 240 s
 # The 32-CPU preset boots and passes its topology check (8 LLCs, 2 nodes).
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 300 s
 # The Zen3-shaped target preset boots and passes its topology check: 64 CPUs
 # shown as AMD family 25 (EPYC-Milan), four 16-CPU LLCs read from CPUID
 # 0x8000001D (topoext), two nodes, domains SMT MC PKG NUMA.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 180 s
 # A guest that never finishes is killed at the timeout and reported as hung,
 # and nothing of it (QEMU) is left running afterwards.
 . "$(dirname "$0")/../lib.sh"

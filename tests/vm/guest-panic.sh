@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 120 s
 # A guest that panics (here: no root filesystem) is a failure, reported as
 # such: exit 99 after one boot, with the console's tail.
 . "$(dirname "$0")/../lib.sh"

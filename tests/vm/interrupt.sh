@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 600 s
 # The VM runner and `make bench` interrupted leave nothing behind: no QEMU,
 # no run directory, no results directory under a final name; and the next
 # run works.

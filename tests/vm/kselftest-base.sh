@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 2400 s
 # The same kselftest install on the unpatched base kernel: every test that
 # needs a switch of the series reports SKIP, nothing fails, and
 # features_bad_input (which needs no feature of ours) passes.

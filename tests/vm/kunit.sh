@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 240 s
 # The series' KUnit suite runs at boot in the VM kernel and passes: its TAP
 # in dmesg has the suite's "ok" line, every case ran, and nothing "not ok".
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: quick, budget 300 s
 # Boot the 16-CPU preset (topology check) and run a smoke A/B of a mainline
 # feature: SIS_UTIL vs NO_SIS_UTIL around hackbench under perf stat, 5
 # interleaved runs per side after a warm-up pair. It must produce a full table,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 600 s
 # The short `make stress` (see scripts/stress.sh) on the VM kernel, so that it
 # fits in make check: 60 s of hackbench, triad threads and a pipe ring while
 # the switches flip in random combinations, sis_small_llc

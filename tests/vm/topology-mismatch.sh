@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# check: full, budget 240 s
 # A guest whose topology is not the preset's (numa=off folds the two nodes into
 # one) fails loudly with status 97 and does not run the command.
 . "$(dirname "$0")/../lib.sh"
