@@ -21,7 +21,7 @@ FLAVOR ?= vm
 export KSRC KERNEL_TARBALL FLAVOR
 
 ##   FEATURE, WORKLOAD     make's A/B: switches (comma list, all on vs all off) and load (scripts/main.sh)
-##   SETS='...'            make bench's A/B sets (bench/README.md; default: bench/series-ab.sh's list)
+##   SETS='...'            make bench's A/B sets (listed below; bench/sets)
 SETS ?=
 ##   REPS=N                runs per side of each A/B (make bench: 12; make: scripts/main.sh's default)
 REPS ?= 12
@@ -126,3 +126,6 @@ help: ## this list: targets and variables, from the Makefile's ## comments
 			if (t == "all") t = ""; printf "  make %-17s %s\n", t, d; next } \
 		/^## / { v = v substr($$0, 4) "\n" } \
 		END { printf "\n%s", v }' $(MAKEFILE_LIST)
+	@printf '\nA/B sets of make bench (SETS=...; bench/sets defines them, N is a count):\n'
+	@grep -v '^[#@]' bench/sets | grep . | cut -d'|' -f1 | tr -d ' \t' | paste -sd' ' | fold -s -w 100 | sed 's/^/  /'
+	@sed -n 's/^@default /  default: /p' bench/sets

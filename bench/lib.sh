@@ -72,3 +72,14 @@ cpus_of() {
 		seq "${r%-*}" "${r#*-}"
 	done
 }
+
+# The metrics of ab-run.sh's own where higher is better (bench/stats -H);
+# bench/sets adds those of each set's workload.
+AB_HIGHER=cpus_utilised
+# ab_meta FILE TITLE A B ALSO RUNS HIGHER WORKLOAD: what an A/B was, for
+# bench/report.sh: its title, the two sides' labels, the switch on in both
+# (or nothing), the runs per side, the higher-is-better metrics and the
+# workload, a "key=value" line each.
+ab_meta() {
+	printf 'title=%s\na=%s\nb=%s\nalso=%s\nruns=%s\nhigher=%s\nworkload=%s\n' "${@:2}" >"$1"
+}

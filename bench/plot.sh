@@ -6,16 +6,65 @@
 #   plot.sh RAW OUT.png [TITLE] [LABEL_A] [LABEL_B]
 #
 # RAW holds "SIDE METRIC VALUE" lines as bench/ab-run.sh prints them.
+#
+#   plot.sh -s OUT.png TITLE LABEL_A LABEL_B COUNT:CSV...
+#
+# A sweep: a panel per metric, each side's mean against COUNT (hackbench
+# groups, tbench clients), one standard deviation as error bars, from the
+# tables (bench/stats -c) of the sets of one family. One legend per figure.
 # GNUPLOT=PATH names the gnuplot binary.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: plot.sh RAW OUT.png [TITLE] [LABEL_A] [LABEL_B]" >&2; exit 2; }
-raw=$1 png=$2 title=${3:-A/B} la=${4:-A} lb=${5:-B}
+usage="usage: plot.sh RAW OUT.png [TITLE] [LABEL_A] [LABEL_B], or plot.sh -s OUT.png TITLE LABEL_A LABEL_B COUNT:CSV..."
+sweep=
+[ "${1:-}" != -s ] || { sweep=1; shift; }
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 GNUPLOT=${GNUPLOT:-gnuplot}
 command -v "$GNUPLOT" >/dev/null || { echo "error: gnuplot ($GNUPLOT) not found; run 'make deps' (installs gnuplot-nox)" >&2; exit 1; }
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 d=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$d"'
+# gnuplot strings are in single quotes: double any quote in the labels.
+q() { printf "'%s'" "${1//\'/\'\'}"; }
+# key N: the legend on the first panel only.
+key() { [ "$1" = 1 ] && echo "set key inside top right opaque box" || echo "unset key"; }
+
+if [ -n "$sweep" ]; then
+	[ $# -ge 5 ] || { echo "$usage" >&2; exit 2; }
+	png=$1 title=$2 la=$3 lb=$4
+	shift 4
+	# Per metric and side, "count mean sd" lines, counts in order.
+	for p in "$@"; do
+		c=${p%%:*} csv=${p#*:}
+		[[ $c =~ ^[0-9]+$ ]] && [ -r "$csv" ] || { echo "error: '$p' is not COUNT:CSV" >&2; exit 2; }
+		awk -F, -v c="$c" -v d="$d" 'NR > 1 {
+				print c, $4, $4 * $5 / 100 >> (d "/" $1 "." $2)
+				if (!($1 in seen)) { seen[$1] = 1; print $1 >> (d "/metrics.all") }
+			}' "$csv"
+	done
+	awk '!seen[$0]++' "$d/metrics.all" >"$d/metrics"
+	n=$(wc -l <"$d/metrics")
+	{
+		echo "set terminal pngcairo noenhanced size 900,$((220 * n + 60)) font ',9'"
+		echo "set output $(q "$png")"
+		echo "set multiplot layout $n,1 title $(q "$title")"
+		echo "set xlabel 'count'"
+		echo "set offsets graph 0.05, graph 0.05, 0, 0"
+		i=0
+		while read -r m; do
+			i=$((i + 1))
+			key "$i"
+			echo "set ylabel $(q "$m")"
+			echo "plot '$d/$m.A' using 1:2:3 with yerrorlines pt 7 lc rgb '#1f77b4' title $(q "$la"), \\"
+			echo "     '$d/$m.B' using 1:2:3 with yerrorlines pt 5 lc rgb '#d62728' title $(q "$lb")"
+		done <"$d/metrics"
+		echo "unset multiplot"
+	} >"$d/plot.gp"
+	"$GNUPLOT" "$d/plot.gp" 2>"$d/log" || { cat "$d/log" >&2; echo "error: gnuplot failed on $png" >&2; exit 1; }
+	exit 0
+fi
+
+raw=$1 png=$2 title=${3:-A/B} la=${4:-A} lb=${5:-B}
 # One data file per metric and side: "run-number value".
 awk -v d="$d" '$1 ~ /^[AB]$/ && NF == 3 {
 		k = $2 "." $1; n[k]++
@@ -25,16 +74,16 @@ awk -v d="$d" '$1 ~ /^[AB]$/ && NF == 3 {
 	END { for (i = 1; i <= m; i++) print order[i] > (d "/metrics") }' "$raw"
 [ -s "$d/metrics" ] || { echo "error: $raw has no 'A|B METRIC VALUE' lines to plot" >&2; exit 1; }
 n=$(wc -l <"$d/metrics")
-# gnuplot strings are in single quotes: double any quote in the labels.
-q() { printf "'%s'" "${1//\'/\'\'}"; }
 {
 	echo "set terminal pngcairo noenhanced size 900,$((220 * n + 60)) font ',9'"
 	echo "set output $(q "$png")"
 	echo "set multiplot layout $n,1 title $(q "$title")"
-	echo "set key outside right"
 	echo "set xlabel 'run'"
 	echo "set xtics 1"
+	i=0
 	while read -r m; do
+		i=$((i + 1))
+		key "$i"
 		echo "set ylabel $(q "$m")"
 		echo "stats '$d/$m.A' using 2 name 'SA' nooutput"
 		echo "stats '$d/$m.B' using 2 name 'SB' nooutput"

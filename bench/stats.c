@@ -5,14 +5,14 @@
  * Reads "SIDE METRIC VALUE" lines (SIDE is A or B) on stdin, as bench/ab-run.sh
  * prints them, and writes one row per metric: the arithmetic mean and the
  * coefficient of variation of each side, the change of A against B in percent
- * (positive = A is better; every metric we collect is lower-is-better except
- * cpus_utilised and throughputs, NAME_mbps, which are higher-is-better), the two-sided p-value of Welch's
+ * (positive = A is better; a metric is lower-is-better unless -H names it:
+ * bench/sets says which are higher-is-better), the two-sided p-value of Welch's
  * t-test (Student's t distribution from GSL; "-" where a side has one run or
  * no spread to test against) and a '*' where p < 0.05. Then the same rows normalized to B, in the form the scheduler
  * reports on LKML use: "1.00 [ -0.00]( CV)  0.95 [  5.00]( CV)", the mean
  * as a ratio to B's, [the change in percent, positive = better] and (CV).
  *
- *   stats [-a LABEL_A] [-b LABEL_B] [-c CSV_FILE] [-m MIN_RUNS] [-r CASE]
+ *   stats [-a LABEL_A] [-b LABEL_B] [-c CSV_FILE] [-H METRIC,...] [-m MIN_RUNS] [-r CASE]
  *
  * -r CASE labels the normalized rows "CASE METRIC" (e.g. "4-groups time_s"),
  * so that the rows of a sweep can be collected into one table.
@@ -99,12 +99,20 @@ static double p_value(const struct side *a, const struct side *b)
 	return 2 * gsl_cdf_tdist_Q(fabs(mean(a) - mean(b)) / se, df);
 }
 
+/* -H's comma-separated list of the metrics where higher is better. */
+static const char *higher = "";
+
 static int higher_is_better(const char *name)
 {
 	size_t n = strlen(name);
+	const char *p = higher;
 
-	return !strcmp(name, "cpus_utilised") ||
-	       (n > 5 && !strcmp(name + n - 5, "_mbps"));
+	while ((p = strstr(p, name))) {
+		if ((p == higher || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -117,15 +125,16 @@ int main(int argc, char **argv)
 
 	/* GSL aborts on a domain error by default; p_value() avoids them. */
 	gsl_set_error_handler_off();
-	while ((opt = getopt(argc, argv, "a:b:c:m:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "a:b:c:H:m:r:")) != -1) {
 		switch (opt) {
 		case 'a': la = optarg; break;
 		case 'b': lb = optarg; break;
 		case 'c': csv = optarg; break;
+		case 'H': higher = optarg; break;
 		case 'm': min_runs = atoi(optarg); break;
 		case 'r': rcase = optarg; break;
 		default:
-			fprintf(stderr, "usage: stats [-a LABEL_A] [-b LABEL_B] [-c CSV] [-m MIN_RUNS] [-r CASE]\n");
+			fprintf(stderr, "usage: stats [-a LABEL_A] [-b LABEL_B] [-c CSV] [-H METRIC,...] [-m MIN_RUNS] [-r CASE]\n");
 			return 2;
 		}
 	}

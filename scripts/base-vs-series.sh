@@ -21,7 +21,7 @@ series=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 [ -f "$series" ] || series=$("$TOP/scripts/build-kernel.sh")
 base=$(base_kernel)
 [ -x "$BUILD/bin/stats" ] || make -s -C "$TOP" tools
-: >"$out/raw"
+: >"$out/ab.raw"
 for ((b = 0; b < BOOTS; b++)); do
 	for side in B A; do
 		k=$base
@@ -30,21 +30,20 @@ for ((b = 0; b < BOOTS; b++)); do
 		# alone then stops the guest too.
 		vm_run "$out/raw.$b$side" -p "$PRESET" -k "$k" -- \
 			"$TOP/bench/ab-run.sh" -s "$side" -n "$REPS" -w 1 -- $WORKLOAD
-		cat "$out/raw.$b$side" >>"$out/raw"
+		cat "$out/raw.$b$side" >>"$out/ab.raw"
 		rm "$out/raw.$b$side"
 	done
 done
+ab_meta "$out/ab.meta" "base against series, defaults untouched" series base "" "$((BOOTS * REPS))" "$AB_HIGHER" "$WORKLOAD"
 {
 	echo "Kernels:  A = series ($(git -C "$BUILD/linux" log -1 --format=%h)), B = base ($(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base)); defaults untouched"
-	echo "Workload: $WORKLOAD"
 	echo "Runs:     $BOOTS boots per kernel, alternating, $REPS runs per boot after 1 warm-up; preset $PRESET"
 	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
 	echo "p below counts every run as independent, but each kernel ran in $BOOTS boot(s): what differs"
 	echo "from boot to boot is not in it, so read p as indicative unless BOOTS is large."
 	echo
-	"$BUILD/bin/stats" -a series -b base -m "$((BOOTS * REPS))" -c "$out/table.csv" <"$out/raw"
+	"$TOP/bench/report.sh" -t "$PRESET" "$out" ab
 } | tee "$out/report.txt"
-"$TOP/bench/plot.sh" "$out/raw" "$out/plot.png" "$PRESET: $WORKLOAD" series base
 if [ $# -eq 0 ]; then
 	results_commit
 	note "results in ${RESULTS#$TOP/}/"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# `make bench`: boot PRESET and run the changelog A/B sets (bench/series-ab.sh).
-# The report goes to the terminal and to results/<time>-<preset>-bench/
-# (report.txt; per set, in sets/, SET.raw with every run, SET.csv with the
-# table and SET.png with every run plotted; vm/ with the guest's console,
-# dmesg and topology), which is results/<...>.partial until the run
-# completes.
+# `make bench`: boot PRESET and run the changelog A/B sets (bench/series-ab.sh,
+# bench/sets) in the guest, then write their report on the host
+# (bench/report.sh). The report goes to the terminal and to
+# results/<time>-<preset>-bench/: report.txt; in sets/, per set SET.raw (every
+# run), SET.meta, SET.csv (the table) and SET.png (every run plotted), with
+# results.json (every table) and sweep-FAMILY.png (a family's sets against
+# their count); vm/ with the guest's console, dmesg and topology. It is
+# results/<...>.partial until the run completes.
 #   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,12 +26,9 @@ kernel=${BENCH_KERNEL:-$BUILD/kbuild-vm/arch/x86/boot/bzImage}
 command -v "${GNUPLOT:-gnuplot}" >/dev/null || die "gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)"
 results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
 mkdir "$RESULTS/sets"
-VM_KEEP=$RESULTS/vm vm_run -t "$RESULTS/report.txt" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \
-	-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}"
-for raw in "$RESULTS"/sets/*.raw; do
-	[ -e "$raw" ] || continue
-	{ read -r title; read -r a; read -r b; } <"${raw%.raw}.labels"
-	"$TOP/bench/plot.sh" "$raw" "${raw%.raw}.png" "$PRESET: $title" "$a" "$b"
-done
+VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \
+	-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}"
+mapfile -t done_sets <"$RESULTS/sets/sets"
+"$TOP/bench/report.sh" -t "$PRESET" "$RESULTS/sets" "${done_sets[@]}" | tee "$RESULTS/report.txt"
 results_commit
 note "results in ${RESULTS#$TOP/}/"

@@ -19,8 +19,9 @@ on=${FEATURE//,/+} off=NO_${FEATURE//,/+NO_}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 results_begin "$stamp-$PRESET-${FEATURE//,/+}"
 out=$RESULTS
-VM_KEEP=$out/vm vm_run "$out/raw" -p "$PRESET" -k "$kernel" -- \
+VM_KEEP=$out/vm vm_run "$out/ab.raw" -p "$PRESET" -k "$kernel" -- \
 	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD
+ab_meta "$out/ab.meta" "$FEATURE A/B" "$on" "$off" "" "$REPS" "$AB_HIGHER" "$WORKLOAD"
 
 {
 	echo "Kernel:   $(git -C "$BUILD/linux" log -1 --format='%h %s') (on $(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base))"
@@ -29,12 +30,10 @@ VM_KEEP=$out/vm vm_run "$out/raw" -p "$PRESET" -k "$kernel" -- \
 		/^node/{print "  " $1 "    " $2}
 		/^llc/{l = l " " $2} END{print "  LLCs    " l}
 		/^domains/{$1 = ""; print "  domains " $0}' "$out/vm/topology"
-	echo "Workload: $WORKLOAD"
-	echo "A/B:      $on (A) vs $off (B), $REPS interleaved runs per side after 1 warm-up pair"
 	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
+	echo "One warm-up pair before the runs."
 	echo
-	"$BUILD/bin/stats" -a "$on" -b "$off" -m "$REPS" -c "$out/table.csv" <"$out/raw"
+	"$TOP/bench/report.sh" -t "$PRESET" "$out" ab
 } | tee "$out/report.txt"
-"$TOP/bench/plot.sh" "$out/raw" "$out/plot.png" "$PRESET: $WORKLOAD" "$on" "$off"
 results_commit
 note "results in ${RESULTS#$TOP/}/"

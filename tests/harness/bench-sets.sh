@@ -28,3 +28,32 @@ SP_STREAM=$t/none expect_error 1 "$t/none missing; run 'make tools'" -- "$B" -n 
 mkdir -p "$t/nol3/devices/system/cpu/cpu0"
 SP_SYSFS=$t/nol3 expect_error 1 "set 'fit-llc' needs the LLC of CPU 0, and $t/nol3/devices/system/cpu/cpu0/cache/index3/shared_cpu_list is missing" -- "$B" -n 2 pipe fit-llc
 SP_SYSFS=$t/nol3 expect_error 2 "unknown set 'nosuch'" -- "$B" -n 2 pipe nosuch
+# bench/sets is the one definition: every set in it resolves (a count of 2
+# for the "N" ones), with a fake sysfs of 2 nodes of 2 LLCs for those that
+# read it, and each expands to what the changelogs ran.
+sys=$t/sys2
+for c in 0 1 2 3; do
+	mkdir -p "$sys/devices/system/cpu/cpu$c/cache/index3"
+	echo "$c" >"$sys/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list"
+done
+mkdir -p "$sys/devices/system/node/node0" "$sys/devices/system/node/node1"
+echo 0-1 >"$sys/devices/system/node/node0/cpulist"
+echo 2-3 >"$sys/devices/system/node/node1/cpulist"
+mapfile -t all < <(grep -v '^[#@]' "$TOP/bench/sets" | grep . | cut -d'|' -f1 | tr -d ' \t' | sed 's/N$/2/')
+out=$(SP_SYSFS=$sys "$B" -d "${all[@]}") || fail "series-ab.sh -d of every set failed: $out"
+[ "$(echo "$out" | wc -l)" = "${#all[@]}" ] || fail "${#all[@]} sets, $(echo "$out" | wc -l) resolved: $out"
+want() { # SET LINE
+	echo "$out" | grep -qxF -- "$2" || fail "set $1 resolved to $(echo "$out" | grep "^$1 ")"
+}
+want both-g2 "both-g2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised | both wakeup switches, hackbench 2 groups | hackbench -g 2 -f 10 -s 100 -l 500 --threads --pipe"
+want pair-llc "pair-llc | SELECT_BIAS_PREV | UTIL_FITS_CAPACITY | cpus_utilised | SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC | taskset -c 0 hackbench -g 1 -f $(taskset -c 0 nproc) -l 3000 --threads --pipe"
+want tbench-2 "tbench-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,tbench_mbps | both wakeup switches, tbench 2 clients | $TOP/bench/tbench.sh 10 2"
+want stream-2 "stream-2 | NUMA_IMB_PINNED | - | cpus_utilised,triad_mbps,triad_avg_mbps | NUMA_IMB_PINNED, STREAM triad 2 passes, pinned to CPUs 0,2 | taskset -c 0,2 $TOP/bench/../build/bin/sp-stream -n 2"
+echo "# bench/sets: ${#all[@]} sets resolve; e.g. $(echo "$out" | grep '^stream-2 ')"
+# The sets run with no name are the @default line's.
+[ "$("$B" -d | cut -d' ' -f1 | paste -sd' ')" = "$(sed -n 's/^@default //p' "$TOP/bench/sets")" ] ||
+	fail "series-ab.sh -d without sets: $("$B" -d)"
+# A set whose "needs" series-ab.sh does not know is refused by name.
+sed 's/^boost \(.*\)| - \( *\)|\(.*RUNNABLE_BOOST, messaging\)/boost \1| gpu \2|\3/' "$TOP/bench/sets" >"$t/sets"
+grep -q '| gpu' "$t/sets" || fail "could not make a bad sets file"
+SP_SETS=$t/sets expect_error 2 "set 'boost' needs 'gpu'" -- "$B" -d boost

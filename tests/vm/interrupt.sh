@@ -90,8 +90,8 @@ done=$(find "$t/results" -mindepth 1 -maxdepth 1 ! -name '*.partial')
 d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-bench' ! -name '*.partial')
 [ -n "$d" ] && grep -q '^== ' "$d/report.txt" && [ -s "$d/vm/console.log" ] ||
 	fail "bench after the interrupted one: no complete results directory: $(ls -R "$t/results")"
-# Its set's runs, table and plot: 2 runs a side of each metric.
-for f in pipe.raw pipe.csv pipe.png; do
+# Its set's runs, table, plot and JSON: 2 runs a side of each metric.
+for f in pipe.raw pipe.meta pipe.csv pipe.png results.json; do
 	[ -s "$d/sets/$f" ] || fail "bench rerun: no $f in sets/: $(ls "$d/sets")"
 done
 [ "$(grep -c '^A time_s ' "$d/sets/pipe.raw")" = 2 ] && [ "$(grep -c '^B time_s ' "$d/sets/pipe.raw")" = 2 ] ||
