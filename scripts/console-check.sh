@@ -15,9 +15,9 @@
 # scope: a "BUG: KCSAN:" report is a splat only if its title or a frame of
 # either stack names a function of FILE. The others are listed on stderr as
 # outside the scope and do not fail the run. Why: under the stress load,
-# unpatched 7.3.4 code itself gives KCSAN reports (nohz.idle_cpus_mask, timer
-# flags, the maple tree: 30 in 600 s, none in a function of the series), so
-# "no KCSAN report" cannot tell the series from its base. Every other kind
+# unpatched base code itself gives KCSAN reports (nohz.idle_cpus_mask, timer
+# flags, the maple tree), so "no KCSAN report" cannot tell the series from
+# its base. Every other kind
 # of splat, and every KCSAN report without KCSAN_SCOPE, fails as before.
 set -uo pipefail
 context=0

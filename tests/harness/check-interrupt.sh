@@ -39,8 +39,8 @@ rerun() { # stage-regex after
 interrupt() {
 	local sig=$1 stage=$2 what=$3 glob=$4 pid rc=0
 	# Deadlines, not expectations: on a fresh clone the make series stage
-	# first builds the VM kernel and the base kernel (18 min cold, without
-	# ccache), before it signs anything.
+	# first builds the VM kernel and the base kernel, cold, before it signs
+	# anything.
 	timeout 3600 env TMPDIR="$t" CHECK_ONLY="$stage" "$C" >"$t/log" 2>&1 &
 	pid=$!
 	wait_until 3000 "$pid" compgen -G "$glob" >/dev/null || rc=$?
