@@ -12,31 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../kselftest_harness.h"
+#include "fixture.h"
 #include "loads.h"
-#include "placement.h"
 
 static const char * const placement_features[] = {
 	"UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV", "RUNNABLE_BOOST",
 	"NUMA_IMB_PINNED", "SIS_SMALL_LLC",
 };
-
-FIXTURE(placement) {
-	struct sched_knobs knobs;
-};
-
-FIXTURE_SETUP(placement)
-{
-	const char *why = knobs_save(&self->knobs);
-
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN_PARENT(placement)
-{
-	knobs_restore(&self->knobs);
-}
 
 /*
  * True if the features file @after is @before with only @name changed, to

@@ -763,13 +763,8 @@ double pair_stacked(void)
 	for (int i = 0; i < nr_cpus; i++)
 		if (cpu_llc[i] == cpu_llc[nr_cpus - 1])
 			CPU_SET(i, &llc);
-	if (pipe(fds))
+	if (pipe_pair(fds))
 		return -1;
-	if (pipe(fds + 2)) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
 	/* Side 0 reads fds[0] and writes fds[3]; side 1 reads fds[2], writes fds[1]. */
 	ps[0] = (struct pair_side){ fds[0], fds[3], &cpu[0], &cpu[1], &llc, now() };
 	ps[1] = (struct pair_side){ fds[2], fds[1], &cpu[1], &cpu[0], &llc, now() };

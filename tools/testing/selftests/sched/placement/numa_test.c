@@ -12,30 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../kselftest_harness.h"
-#include "placement.h"
+#include "fixture.h"
 #include "stream.h"
 
 #define REPS		10	/* runs with the switch on, and as many off */
 #define STREAM_NTIMES	1	/* passes of each triad */
 #define MAX_THREADS	64
-
-FIXTURE(placement) {
-	struct sched_knobs knobs;
-};
-
-FIXTURE_SETUP(placement)
-{
-	const char *why = knobs_save(&self->knobs);
-
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN_PARENT(placement)
-{
-	knobs_restore(&self->knobs);
-}
 
 /*
  * Idle (idle + iowait) and total time of each CPU from /proc/stat, in

@@ -51,6 +51,18 @@ int write_file(const char *path, const char *s)
 	return n < 0 ? -err : 0;
 }
 
+int pipe_pair(int fds[4])
+{
+	if (pipe(fds))
+		return -1;
+	if (pipe(fds + 2)) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	return 0;
+}
+
 double now(void)
 {
 	struct timespec ts;

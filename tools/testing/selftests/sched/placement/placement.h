@@ -22,6 +22,8 @@
 int read_file(const char *path, char *buf, size_t len);
 /* 0 or -errno. */
 int write_file(const char *path, const char *s);
+/* Two pipes, in @fds[0..1] and @fds[2..3]: 0, or -1 with none open. */
+int pipe_pair(int fds[4]);
 /* CLOCK_MONOTONIC in seconds. */
 double now(void);
 void spin_for(double sec);

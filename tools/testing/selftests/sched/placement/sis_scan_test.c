@@ -11,28 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../kselftest_harness.h"
+#include "fixture.h"
 #include "loads.h"
-#include "placement.h"
 
 #define ROUNDS	2	/* of each side, interleaved */
-
-FIXTURE(placement) {
-	struct sched_knobs knobs;
-};
-
-FIXTURE_SETUP(placement)
-{
-	const char *why = knobs_save(&self->knobs);
-
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN_PARENT(placement)
-{
-	knobs_restore(&self->knobs);
-}
 
 struct sis_sample {
 	int in_between;		/* samples with 0 < nr_idle_scan < LLC size */
@@ -109,13 +91,8 @@ static int sis_phase(bool on, struct sis_sample *s)
 
 	if (set_feature("SIS_SMALL_LLC", on))
 		return -1;
-	if (pipe(fds))
+	if (pipe_pair(fds))
 		return -1;
-	if (pipe(fds + 2)) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
 	CPU_ZERO(&half);
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		int idx = 0;

@@ -15,28 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../kselftest_harness.h"
+#include "fixture.h"
 #include "loads.h"
-#include "placement.h"
 
 #define REPS	10	/* runs with the switches on, and as many off */
-
-FIXTURE(placement) {
-	struct sched_knobs knobs;
-};
-
-FIXTURE_SETUP(placement)
-{
-	const char *why = knobs_save(&self->knobs);
-
-	if (why)
-		SKIP(return, "%s", why);
-}
-
-FIXTURE_TEARDOWN_PARENT(placement)
-{
-	knobs_restore(&self->knobs);
-}
 
 /*
  * NULL if the tests of @names (and @also, unless NULL) can run here, or
