@@ -9,6 +9,7 @@
 # Prints the path of the bzImage.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 
 FLAVOR=${FLAVOR:-vm}
 # Absolute: kbuild takes O= relative to the source tree, not to us.

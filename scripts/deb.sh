@@ -23,6 +23,8 @@
 # config has debug info.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/apt.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 
 cfg=${DEB_CONFIG:-/boot/config-$(uname -r)}
 [ -r "$cfg" ] || die "no kernel config at $cfg; name one with DEB_CONFIG=/path/to/config (a distribution kernel's /boot/config-*)"

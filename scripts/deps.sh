@@ -10,6 +10,7 @@
 # APT_GET, DPKG_QUERY and SUDO name other binaries (for the tests).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/apt.sh"
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils ccache git
 	qemu-system-x86 rt-tests dbench linux-perf numactl udev gnuplot-nox busybox-static

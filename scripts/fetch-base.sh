@@ -10,6 +10,8 @@
 # interrupted or failed run leaves nothing half-written behind.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/base.sh"
+. "$TOP/scripts/lib/apt.sh"
 
 APT_GET=${APT_GET:-apt-get}
 

@@ -16,6 +16,8 @@
 # refused before any boot.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/results.sh"
+. "$TOP/scripts/lib/vm-run.sh"
 
 preset=${PRESET:-zen3}
 runs=20

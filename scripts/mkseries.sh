@@ -19,6 +19,9 @@
 set -euo pipefail
 shopt -s inherit_errexit
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/base.sh"
+. "$TOP/scripts/lib/kbuild.sh"
+. "$TOP/scripts/lib/mail.sh"
 
 tree=$BUILD/linux
 out=${SERIES_OUT:-$TOP/out/series}

@@ -13,6 +13,7 @@
 # starts it over.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/base.sh"
 
 # The checks below only read: git status must not take index.lock to write a
 # refreshed index, or an interrupt there would leave a lock the next run trips on.

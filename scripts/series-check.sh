@@ -15,6 +15,9 @@
 # a re-run with nothing changed costs nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/base.sh"
+. "$TOP/scripts/lib/kbuild.sh"
+. "$TOP/scripts/lib/mail.sh"
 
 tree=$BUILD/linux
 [ -d "$tree/.git" ] || die "no build/linux; run 'make tree' first"

@@ -31,6 +31,9 @@
 # file or sis_small_llc do not end as they started or a CPU stays offline.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/results.sh"
+. "$TOP/scripts/lib/vm-run.sh"
+. "$TOP/scripts/lib/kunit.sh"
 
 preset=2s4llc secs=2400 kself=0 min_toggles=1000 min_hotplug=100
 while getopts "p:d:kt:m:" o; do

@@ -4,6 +4,7 @@
 # with history gets base-commit:, the pinned Debian import is named in the
 # cover letter, and any other history-less commit gets neither.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/lib/base.sh"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 mk() { # dir subject...: a one-file repo whose refs/sp/base is its last commit
 	local d=$t/$1 s

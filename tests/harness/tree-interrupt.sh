@@ -52,7 +52,7 @@ echo "# $n interrupted runs, each rerun gave HEAD $(git -C "$b/linux" rev-parse 
 # make base-vs-series) interrupted while git worktree add checks it out:
 # seen in make check, a directory of part of the files and no .git, which
 # git took for the enclosing repository. The next use makes it again.
-wt_ms() { BUILD=$b bash -c '. "$1/scripts/lib.sh"; base_worktree "$2"' _ "$TOP" "$b/linux" >/dev/null 2>&1; }
+wt_ms() { BUILD=$b bash -c '. "$1/scripts/lib.sh"; . "$1/scripts/lib/kbuild.sh"; base_worktree "$2"' _ "$TOP" "$b/linux" >/dev/null 2>&1; }
 rm -rf "$b/linux-base"
 git -C "$b/linux" worktree prune
 t0=$(date +%s%N)
@@ -63,7 +63,7 @@ for pct in 20 60; do
 	git -C "$b/linux" worktree prune
 	ms=$((wt_full * pct / 100))
 	{ (timeout -s KILL "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))" \
-		env BUILD="$b" bash -c '. "$1/scripts/lib.sh"; base_worktree "$2"' _ "$TOP" "$b/linux" >/dev/null 2>&1) || true; } 2>/dev/null
+		env BUILD="$b" bash -c '. "$1/scripts/lib.sh"; . "$1/scripts/lib/kbuild.sh"; base_worktree "$2"' _ "$TOP" "$b/linux" >/dev/null 2>&1) || true; } 2>/dev/null
 	wt_ms || fail "base_worktree after SIGKILL at $pct% of git worktree add failed"
 	[ "$(git -C "$b/linux-base" rev-parse HEAD)" = "$(git -C "$b/linux" rev-parse refs/sp/base)" ] ||
 		fail "base worktree after SIGKILL at $pct%: HEAD is not the base"

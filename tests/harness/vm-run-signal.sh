@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # check: quick, budget 60 s
-# vm_run (scripts/lib.sh), which stress, bench and the main job run the VM
-# with: a SIGTERM or SIGINT to the calling script alone, not its process
+# vm_run (scripts/lib/vm-run.sh), which stress, bench and the main job run
+# the VM with: a SIGTERM or SIGINT to the calling script alone, not its process
 # group, stops vm.sh (and so the guest) before the script dies of it. A fake
 # vm.sh stands in (VM_SH): it prints a line, then waits, and notes the
 # signal it gets. Before vm_run, stress.sh ran `vm.sh | tee` in the
 # foreground, deferring its trap, and a SIGTERM to it left the guest running.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/lib/vm-run.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
 cat >"$t/vm.sh" <<'EOS'
@@ -20,6 +21,7 @@ cat >"$t/caller.sh" <<EOS
 #!/usr/bin/env bash
 set -euo pipefail
 . "$TOP/scripts/lib.sh"
+. "$TOP/scripts/lib/vm-run.sh"
 echo \$\$ >"$t/caller.pid"
 rc=0
 vm_run -t "$t/out" -p x -- cmd || rc=\$?
@@ -57,19 +59,19 @@ wait "$job" || rc=$?
 echo "# the caller's own trap ran after vm.sh was stopped"
 # OUT that cannot be written: an error at once, not a reader-less FIFO.
 rc=0
-( . "$TOP/scripts/lib.sh"; VM_SH=$t/vm.sh TMPDIR=$t vm_run "$t/no/such/dir/out" a ) 2>/dev/null || rc=$?
+( . "$TOP/scripts/lib.sh"; . "$TOP/scripts/lib/vm-run.sh"; VM_SH=$t/vm.sh TMPDIR=$t vm_run "$t/no/such/dir/out" a ) 2>/dev/null || rc=$?
 [ "$rc" = 1 ] || fail "vm_run with an unwritable OUT returned $rc"
 [ -z "$(find "$t" -name 'sp-vm-out.*')" ] || fail "vm_run with an unwritable OUT left its FIFO"
 # Normal end: vm.sh's status is returned, OUT has its output.
 printf '#!/bin/sh\necho done\nexit 7\n' >"$t/vm.sh"
 rc=0
-( . "$TOP/scripts/lib.sh"; VM_SH=$t/vm.sh TMPDIR=$t vm_run "$t/out" a ) || rc=$?
+( . "$TOP/scripts/lib.sh"; . "$TOP/scripts/lib/vm-run.sh"; VM_SH=$t/vm.sh TMPDIR=$t vm_run "$t/out" a ) || rc=$?
 { [ "$rc" = 7 ] && [ "$(cat "$t/out")" = 'done' ]; } || fail "vm_run returned $rc with OUT '$(cat "$t/out")'"
 # Every script that boots a guest does it through vm_run: outside comments,
-# no script of scripts/ or bench/ but lib.sh (vm_run) and vm.sh itself names
-# vm.sh, however it spells the path.
-direct=$(grep -lE '^[^#]*vm\.sh' "$TOP"/scripts/*.sh "$TOP"/bench/*.sh |
-	grep -vE '/scripts/(lib|vm)\.sh$' || true)
+# no script of scripts/, scripts/lib/ or bench/ but lib/vm-run.sh (vm_run)
+# and vm.sh itself names vm.sh, however it spells the path.
+direct=$(grep -lE '^[^#]*vm\.sh' "$TOP"/scripts/{,lib/}*.sh "$TOP"/bench/*.sh |
+	grep -vE '/scripts/(lib/vm-run|vm)\.sh$' || true)
 [ -z "$direct" ] || fail "these scripts start vm.sh themselves, not through vm_run: $direct"
 echo "# every script under scripts/ and bench/ boots its guest through vm_run"
 exit 0

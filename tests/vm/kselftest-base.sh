@@ -4,6 +4,7 @@
 # needs a switch of the series reports SKIP, nothing fails, and
 # features_bad_input (which needs no feature of ours) passes.
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/lib/kbuild.sh"
 dir=$("$TOP/scripts/build-selftests.sh") || fail "building the kselftests failed"
 kernel=$(base_kernel) || fail "no base kernel"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'

@@ -3,6 +3,7 @@
 # The series' KUnit suite runs at boot in the VM kernel and passes: its TAP
 # in dmesg has the suite's "ok" line, every case ran, and nothing "not ok".
 . "$(dirname "$0")/../lib.sh"
+. "$TOP/scripts/lib/kunit.sh"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 VM_KEEP=$t "$TOP/scripts/vm.sh" -- true || fail "boot failed (exit $?)"
 tap=$(kunit_suite_tap "$t/dmesg")
