@@ -6,6 +6,9 @@
 #   PRESET=2s4llc BOOTS=2 REPS=5 WORKLOAD='hackbench ...' base-vs-series.sh [OUTDIR]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/kbuild.sh"
+. "$TOP/scripts/lib/results.sh"
+. "$TOP/scripts/lib/vm-run.sh"
 PRESET=${PRESET:-2s4llc}
 BOOTS=${BOOTS:-2}
 REPS=${REPS:-5}

@@ -10,6 +10,8 @@
 #   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/results.sh"
+. "$TOP/scripts/lib/vm-run.sh"
 PRESET=${PRESET:-zen3}
 REPS=${REPS:-12}
 read -ra sets <<<"${SETS:-}"

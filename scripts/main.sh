@@ -5,6 +5,8 @@
 #   PRESET=zen3 REPS=5 FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...'
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/lib/results.sh"
+. "$TOP/scripts/lib/vm-run.sh"
 PRESET=${PRESET:-zen3}
 REPS=${REPS:-5}
 # The series' headline: its two wakeup switches together against neither.
