@@ -98,7 +98,7 @@ stress: tree ## STRESS_FLAVOR kernel on STRESS_PRESET: KUnit, kselftests, STRESS
 deb: tree ## out/deb/: Debian packages of the patched tree for bare metal, from DEB_CONFIG
 	@scripts/deb.sh
 
-tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream ## build/bin/: stats, sp-stress and sp-stream (bench/, stress/)
+tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream build/bin/sp-schbench ## build/bin/: stats, sp-stress, sp-stream and sp-schbench (bench/, stress/)
 
 KSFT_PLACEMENT := tools/testing/selftests/sched/placement
 STREAM_H := $(KSFT_PLACEMENT)/stream.h
@@ -108,6 +108,10 @@ build/bin/sp-stress: stress/sp-stress.c $(KSFT_PLACEMENT)/placement.c $(KSFT_PLA
 	gcc -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^) -lpthread
 
 build/bin/sp-stream: bench/stream.c $(STREAM_H) | deps-auto
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+
+build/bin/sp-schbench: bench/schbench.c | deps-auto
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
 

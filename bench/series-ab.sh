@@ -17,6 +17,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 stats=${STATS:-$here/../build/bin/stats}
 stream=${SP_STREAM:-$here/../build/bin/sp-stream}
+schbench=${SP_SCHBENCH:-$here/../build/bin/sp-schbench}
 reps=10 dry=
 while getopts "dn:" o; do
 	case $o in
@@ -98,6 +99,13 @@ need_llc() {
 	# LLC and no idle CPU.
 	HACKBENCH_LLC="taskset -c $llc0 hackbench -g 1 -f $w -l 3000 --threads --pipe"
 }
+need_schbench() {
+	[ -r "${SP_SYSFS:-/sys}/devices/system/cpu/cpu0/cache/index3/shared_cpu_list" ] || {
+		echo "error: set '$s' sizes its workers by the LLC of CPU 0, which sysfs does not show (cache/index3)" >&2
+		return 1
+	}
+	[ -x "$schbench" ] || { echo "error: $schbench missing; run 'make tools'" >&2; return 1; }
+}
 need_stream() {
 	[ "$N" -ge 2 ] || { echo "error: set '$s': STREAM times from its second pass, so N >= 2" >&2; return 2; }
 	[ -x "$stream" ] || { echo "error: $stream missing; run 'make tools'" >&2; return 1; }
@@ -118,6 +126,7 @@ set_of() {
 	-) ;;
 	llc) need_llc || return ;;
 	stream) need_stream || return ;;
+	schbench) need_schbench || return ;;
 	*) echo "error: bench/sets: set '$s' needs '$needs', which series-ab.sh does not know" >&2; return 2 ;;
 	esac
 	eval "higher=\"$(field 4 "$line")\""

@@ -7,7 +7,7 @@
 # results.json (every table) and sweep-FAMILY.png (a family's sets against
 # their count); vm/ with the guest's console, dmesg and topology. It is
 # results/<...>.partial until the run completes.
-#   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
+#   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
@@ -17,7 +17,7 @@ REPS=${REPS:-12}
 read -ra sets <<<"${SETS:-}"
 # The loop counts series-ab.sh takes from its environment, passed to the guest.
 envs=(env)
-for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS MSG_LOOPS STREAM_MIB; do
+for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
 # BENCH_KERNEL: another bzImage of the series (an earlier build, say).
