@@ -18,9 +18,11 @@ CMD ?= cat /sys/kernel/debug/sched/features
 FLAVOR ?= vm
 ##   KSRC=DIR              a Linux git tree of yours as the base (its HEAD), instead of series/base
 ##   KERNEL_TARBALL=FILE   a local copy of the pinned base's tarball, checked against series/base
-export KSRC KERNEL_TARBALL FLAVOR
+export KSRC KERNEL_TARBALL FLAVOR HOST
 
 ##   FEATURE, WORKLOAD     make's A/B: switches (comma list, all on vs all off) and load (scripts/main.sh)
+##   HOST=1                make and make bench run on this machine's running kernel, as root, not in a VM
+HOST ?= 0
 ##   SETS='...'            make bench's A/B sets (listed below; bench/sets)
 SETS ?=
 ##   REPS=N                runs per side of each A/B (make bench: 12; make: scripts/main.sh's default)
@@ -86,7 +88,7 @@ kselftest: kernel ## boot KSELFTEST_PRESET and run the series' kselftests with r
 kselftest-repeat: kernel ## the kselftests' flake rate: RUNS passes over TESTS in one boot
 	@scripts/kselftest-repeat.sh -p $(KSELFTEST_PRESET) -n $(RUNS) $(addprefix -x ,$(EXCLUDE)) $(TESTS)
 
-bench: kernel tools ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)
+bench: $(if $(filter 1,$(HOST)),,kernel) tools ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)
 	@REPS=$(REPS) SETS='$(SETS)' scripts/bench.sh
 
 base-vs-series: kernel tools ## base kernel against patched kernel, switches at defaults, alternating boots

@@ -57,7 +57,7 @@ cleanup_on_exit 'restore_features; rm -f "$tmp"'
 one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	local f
 	if [ $# -gt 1 ]; then
-		for f in "${feats[@]}"; do echo "$2${f#NO_}" >"$F"; done
+		for f in "${feats[@]}"; do feature_write "$2${f#NO_}"; done
 	fi
 	local out w0 w1
 	w0=$(sched_wait)

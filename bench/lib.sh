@@ -21,15 +21,32 @@ cleanup_on_exit() {
 
 # The sched features file, mounted if need be. save_features remembers what
 # it holds; restore_features writes that back, one flag at a time (a write of
-# the whole line would stop at the first flag).
-SCHED_FEATURES=/sys/kernel/debug/sched/features
+# the whole line would stop at the first flag). SP_DEBUGFS stands for
+# /sys/kernel/debug: a fake tree of the tests, whose features file is a
+# plain file.
+SCHED_FEATURES=${SP_DEBUGFS:-/sys/kernel/debug}/sched/features
+# The switches the series adds: a kernel without them is not the series'.
+SERIES_SWITCHES="UTIL_FITS_CAPACITY SELECT_BIAS_PREV RUNNABLE_BOOST NUMA_IMB_PINNED SIS_SMALL_LLC"
 save_features() {
-	[ -r "$SCHED_FEATURES" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+	[ -r "$SCHED_FEATURES" ] || [ -n "${SP_DEBUGFS:-}" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 	saved_features=$(cat "$SCHED_FEATURES" 2>/dev/null || true)
 }
 restore_features() {
 	local f
-	for f in $saved_features; do echo "$f" >"$SCHED_FEATURES" 2>/dev/null || true; done
+	for f in $saved_features; do feature_write "$f" 2>/dev/null || true; done
+}
+# feature_write FLAG: one flag (NAME or NO_NAME) to the features file. Under
+# SP_DEBUGFS the kernel's part is done here: FLAG takes the place of NAME or
+# NO_NAME in the file, and an unknown NAME fails, as the kernel's write does.
+feature_write() {
+	local n=${1#NO_}
+	if [ -z "${SP_DEBUGFS:-}" ]; then
+		echo "$1" >"$SCHED_FEATURES"
+		return
+	fi
+	tr ' ' '\n' <"$SCHED_FEATURES" | sed 's/^NO_//' | grep -qxF -- "$n" || return 1
+	awk -v n="$n" -v f="$1" '{ for (i = 1; i <= NF; i++) if ($i == n || $i == "NO_" n) $i = f; print }' \
+		"$SCHED_FEATURES" >"$SCHED_FEATURES.tmp" && mv "$SCHED_FEATURES.tmp" "$SCHED_FEATURES"
 }
 
 # One CPU in each of the first half of the LLCs of every node (rounded

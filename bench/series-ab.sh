@@ -42,7 +42,6 @@ fi
 
 # shellcheck source=lib.sh
 . "$here/lib.sh"
-F=$SCHED_FEATURES
 
 # N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"
@@ -141,9 +140,9 @@ one() {
 	a=${feat//,/+} b=NO_${feat//,/+NO_}
 	echo "== $s: $title" >&2
 	ab_meta "$out/$s.meta" "$title" "$a" "$b" "$also" "$reps" "$higher" "${work[*]}"
-	[ -z "$also" ] || echo "$also" >"$F"
+	[ -z "$also" ] || feature_write "$also"
 	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "${work[@]}" >"$out/$s.raw"
-	[ -z "$also" ] || echo "NO_$also" >"$F"
+	[ -z "$also" ] || feature_write "NO_$also"
 	"${report[@]}" "$out" "$s"
 }
 

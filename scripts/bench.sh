@@ -7,11 +7,16 @@
 # results.json (every table) and sweep-FAMILY.png (a family's sets against
 # their count); vm/ with the guest's console, dmesg and topology. It is
 # results/<...>.partial until the run completes.
-#   PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
+# HOST=1 runs the sets on this machine's running kernel instead (a machine
+# booted into the patched kernel, as root): results/<time>-host-bench/, with
+# host/topology in place of vm/; refused, with nothing changed, without
+# root, debugfs or the series' switches (scripts/lib/host.sh).
+#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
+. "$TOP/scripts/lib/host.sh"
 PRESET=${PRESET:-zen3}
 REPS=${REPS:-12}
 read -ra sets <<<"${SETS:-}"
@@ -20,17 +25,32 @@ envs=(env)
 for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
-# BENCH_KERNEL: another bzImage of the series (an earlier build, say).
-kernel=${BENCH_KERNEL:-$BUILD/kbuild-vm/arch/x86/boot/bzImage}
-[ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
-# The plots are drawn after the guest is done: a missing gnuplot must stop
-# the run before the boot, not leave hours of runs unplotted.
+if [ "${HOST:-0}" = 1 ]; then
+	host_preflight
+	# Every set is checked before the results directory is made.
+	"$TOP/bench/series-ab.sh" -d "${sets[@]}" >/dev/null
+else
+	# BENCH_KERNEL: another bzImage of the series (an earlier build, say).
+	kernel=${BENCH_KERNEL:-$BUILD/kbuild-vm/arch/x86/boot/bzImage}
+	[ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
+fi
+# The plots are drawn after the runs: a missing gnuplot must stop the run
+# before they start, not leave hours of runs unplotted.
 command -v "${GNUPLOT:-gnuplot}" >/dev/null || die "gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)"
-results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
-mkdir "$RESULTS/sets"
-VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \
-	-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}"
+if [ "${HOST:-0}" = 1 ]; then
+	where=host
+	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-host-bench"
+	mkdir "$RESULTS/sets"
+	host_topology "$RESULTS/host" | tee "$RESULTS/report.txt"
+	"${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" >"$RESULTS/run.out"
+else
+	where=$PRESET
+	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
+	mkdir "$RESULTS/sets"
+	VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \
+		-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}"
+fi
 mapfile -t done_sets <"$RESULTS/sets/sets"
-"$TOP/bench/report.sh" -t "$PRESET" "$RESULTS/sets" "${done_sets[@]}" | tee "$RESULTS/report.txt"
+"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"
 results_commit
 note "results in ${RESULTS#$TOP/}/"

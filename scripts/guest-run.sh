@@ -5,20 +5,7 @@
 d=$1
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
-cpulists() { # the distinct cpulists of a per-CPU sysfs file, in CPU order
-	for c in $(ls -d /sys/devices/system/cpu/cpu[0-9]* | sort -V); do cat "$c/$1" 2>/dev/null; done |
-		awk '!seen[$0]++'
-}
-{
-	echo "cpus $(grep -c '^processor' /proc/cpuinfo)"
-	echo "vendor $(awk '/^vendor_id/ {print $3; exit}' /proc/cpuinfo) family $(awk '/^cpu family/ {print $4; exit}' /proc/cpuinfo)"
-	for n in /sys/devices/system/node/node[0-9]*; do
-		echo "${n##*/} $(cat "$n/cpulist")"
-	done | sort -V
-	cpulists cache/index3/shared_cpu_list | sed 's/^/llc /'
-	cpulists topology/thread_siblings_list | sed 's/^/smt /'
-	echo "domains $(cat /sys/kernel/debug/sched/domains/cpu0/domain*/name 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
-} >"$d/topology"
+"$(dirname "$0")/../bench/topology.sh" >"$d/topology"
 
 if ! cmp -s "$d/expected" "$d/topology"; then
 	{

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make`: from nothing to numbers. Fetch and import the base (cached), assemble
 # build/linux, build the VM kernel, boot the default preset, print the guest
-# topology and an interleaved A/B table. Results land in results/.
-#   PRESET=zen3 REPS=5 FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...'
+# topology and an interleaved A/B table. Results land in results/. HOST=1 runs
+# the A/B on this machine's running kernel instead (scripts/lib/host.sh).
+#   [HOST=1] PRESET=zen3 REPS=5 FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...'
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
+. "$TOP/scripts/lib/host.sh"
 PRESET=${PRESET:-zen3}
 REPS=${REPS:-5}
 # The series' headline: its two wakeup switches together against neither.
@@ -15,27 +17,40 @@ FEATURE=${FEATURE:-UTIL_FITS_CAPACITY,SELECT_BIAS_PREV}
 # 80 tasks on zen3's 64 CPUs.
 WORKLOAD=${WORKLOAD:-hackbench -g 4 -f 10 -s 100 -l 1000 --threads --pipe}
 
-"$TOP/scripts/mktree.sh"
-kernel=$("$TOP/scripts/build-kernel.sh")
 on=${FEATURE//,/+} off=NO_${FEATURE//,/+NO_}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
-results_begin "$stamp-$PRESET-${FEATURE//,/+}"
-out=$RESULTS
-VM_KEEP=$out/vm vm_run "$out/ab.raw" -p "$PRESET" -k "$kernel" -- \
-	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD
+if [ "${HOST:-0}" = 1 ]; then
+	# This machine's running kernel: refused, with nothing changed,
+	# without root, debugfs or the series' switches.
+	host_preflight
+	command -v "${GNUPLOT:-gnuplot}" >/dev/null || die "gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)"
+	results_begin "$stamp-host-${FEATURE//,/+}"
+	out=$RESULTS where=host
+	mkdir -p "$out/host"
+	host_topology "$out/host" >"$out/host/summary"
+	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD >"$out/ab.raw"
+else
+	"$TOP/scripts/mktree.sh"
+	kernel=$("$TOP/scripts/build-kernel.sh")
+	results_begin "$stamp-$PRESET-${FEATURE//,/+}"
+	out=$RESULTS where=$PRESET
+	VM_KEEP=$out/vm vm_run "$out/ab.raw" -p "$PRESET" -k "$kernel" -- \
+		"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD
+fi
 ab_meta "$out/ab.meta" "$FEATURE A/B" "$on" "$off" "" "$REPS" "$AB_HIGHER" "$WORKLOAD"
 
 {
-	echo "Kernel:   $(git -C "$BUILD/linux" log -1 --format='%h %s') (on $(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base))"
-	echo "Topology: preset $PRESET, as checked inside the guest:"
-	awk '/^cpus/{print "  CPUs     " $2}
-		/^node/{print "  " $1 "    " $2}
-		/^llc/{l = l " " $2} END{print "  LLCs    " l}
-		/^domains/{$1 = ""; print "  domains " $0}' "$out/vm/topology"
-	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
+	if [ "$where" = host ]; then
+		cat "$out/host/summary"
+	else
+		echo "Kernel:   $(git -C "$BUILD/linux" log -1 --format='%h %s') (on $(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base))"
+		echo "Topology: preset $PRESET, as checked inside the guest:"
+		topology_summary "$out/vm/topology"
+		echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
+	fi
 	echo "One warm-up pair before the runs."
 	echo
-	"$TOP/bench/report.sh" -t "$PRESET" "$out" ab
+	"$TOP/bench/report.sh" -t "$where" "$out" ab
 } | tee "$out/report.txt"
 results_commit
 note "results in ${RESULTS#$TOP/}/"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# check: quick, budget 120 s
+# HOST=1 (make bench and make on the running kernel) against a fake sysfs,
+# debugfs and cpuinfo: each bad case (not root, no debugfs, a kernel
+# without the series' switches, an unknown set) is refused with a message
+# that names the fix, before anything is written: no results directory,
+# the features file as it was. Then one set end to end (pipe-pair, whose
+# also-on switch is written and cleared too) and make's A/B: the report,
+# the tables, results.json, the topology record equal to the fake tree's,
+# and the features file restored byte for byte. The workloads really run
+# on this host; only the files of the kernel's interface are fakes.
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d)
+cleanup_on_exit 'rm -rf "$t"'
+make -s -C "$TOP" tools >/dev/null || fail "make tools failed"
+sys=$t/sys dbg=$t/dbg
+for c in 0 1; do
+	mkdir -p "$sys/devices/system/cpu/cpu$c/cache/index3" "$sys/devices/system/cpu/cpu$c/topology"
+	echo 0-1 >"$sys/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list"
+	echo "$c" >"$sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
+done
+mkdir -p "$sys/devices/system/node/node0" "$dbg/sched/domains/cpu0/domain0"
+echo 0-1 >"$sys/devices/system/node/node0/cpulist"
+echo MC >"$dbg/sched/domains/cpu0/domain0/name"
+printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nprocessor\t: 1\n' >"$t/cpuinfo"
+features="GENTLE_FAIR_SLEEPERS NO_HRTICK UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV RUNNABLE_BOOST NUMA_IMB_PINNED NO_SIS_SMALL_LLC SIS_UTIL"
+echo "$features" >"$dbg/sched/features"
+export SP_SYSFS=$sys SP_DEBUGFS=$dbg SP_CPUINFO=$t/cpuinfo SP_RESULTS=$t/results HOST=1
+bench() { env REPS=2 PIPE_LOOPS=2000 "$@" "$TOP/scripts/bench.sh"; }
+untouched() { # CASE
+	[ -z "$(ls -A "$t/results" 2>/dev/null)" ] || fail "$1 left $(ls "$t/results")"
+	[ "$(cat "$dbg/sched/features")" = "$features" ] || fail "$1 changed the features file: $(cat "$dbg/sched/features")"
+}
+expect_error 1 "run it as root \(sudo make \.\.\. HOST=1\)" -- bench SP_EUID=1000 SETS=pipe
+untouched "not root"
+expect_error 1 "no $t/none/sched/features: mount debugfs \(mount -t debugfs none /sys/kernel/debug\)" -- bench SP_DEBUGFS="$t/none" SETS=pipe
+untouched "no debugfs"
+echo "${features/ NO_SIS_SMALL_LLC/}" >"$dbg/sched/features"
+expect_error 1 "lacks the series' switches: SIS_SMALL_LLC; boot a kernel of the series first \(make deb builds one\)" -- bench SETS=pipe
+echo "$features" >"$dbg/sched/features"
+untouched "a kernel without the switches"
+expect_error 2 "unknown set 'nosuch'" -- bench SETS='pipe nosuch'
+untouched "an unknown set"
+
+out=$(bench SETS=pipe-pair 2>&1) || fail "HOST=1 make bench failed: $out"
+d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-host-bench')
+[ -n "$d" ] || fail "no results/<time>-host-bench: $(ls "$t/results")"
+[ "$(cat "$dbg/sched/features")" = "$features" ] || fail "features not restored: $(cat "$dbg/sched/features")"
+printf '%s\n' "cpus 2" "vendor AuthenticAMD family 25" "node0 0-1" "llc 0-1" "smt 0" "smt 1" "domains MC" >"$t/want"
+diff "$t/want" "$d/host/topology" >&2 || fail "host/topology is not the fake tree's"
+grep -q '^== pipe-pair: SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY' "$d/report.txt" || fail "no section: $(cat "$d/report.txt")"
+grep -q '^Amean ctxsw ' "$d/report.txt" || fail "no table: $(cat "$d/report.txt")"
+grep -q '^  LLCs     0-1$' "$d/report.txt" || fail "no topology in the report: $(cat "$d/report.txt")"
+for f in pipe-pair.raw pipe-pair.csv pipe-pair.png results.json; do
+	[ -s "$d/sets/$f" ] || fail "no sets/$f: $(ls "$d/sets")"
+done
+[ "$(grep -c '^A ctxsw ' "$d/sets/pipe-pair.raw")" = 2 ] || fail "want 2 runs of A: $(cat "$d/sets/pipe-pair.raw")"
+echo "# make bench HOST=1: $(basename "$d"), $(grep -c '"set"' "$d/sets/results.json") rows in results.json, features restored"
+
+out=$(env REPS=2 FEATURE=SIS_SMALL_LLC WORKLOAD='perf bench sched pipe -l 2000' "$TOP/scripts/main.sh" 2>&1) ||
+	fail "HOST=1 make failed: $out"
+d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-host-SIS_SMALL_LLC')
+[ -n "$d" ] && grep -q '^Amean ctxsw ' "$d/report.txt" && [ -s "$d/ab.csv" ] && [ -s "$d/results.json" ] ||
+	fail "HOST=1 make: no complete results: $(ls -R "$t/results")"
+grep -q '^Kernel:   the running kernel' "$d/report.txt" || fail "no kernel line: $(cat "$d/report.txt")"
+[ "$(cat "$dbg/sched/features")" = "$features" ] || fail "make HOST=1 did not restore the features: $(cat "$dbg/sched/features")"
+echo "# make HOST=1: $(basename "$d"); $(grep '^Amean ctxsw' "$d/report.txt")"
