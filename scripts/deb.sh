@@ -3,7 +3,7 @@
 # for bare metal, with the host's own kernel config plus what the series and
 # bench/ need, so that a user with an EPYC can boot it and run bench/ as root.
 #
-#   DEB_CONFIG=/boot/config-$(uname -r) deb.sh
+#   DEB_CONFIG=/boot/config-$(uname -r) [DEB_OUT=out/deb] [DEB_OBJ=build/kbuild-deb] deb.sh
 #
 # DEB_CONFIG is the config to start from (default: the running kernel's in
 # /boot). On top of it: SCHEDSTATS (the sis_scan histogram), DEBUG_FS (the
@@ -46,14 +46,15 @@ src=$BUILD/linux
 # dpkg-buildpackage writes the packages next to the object directory, in
 # build/; the object directory sits beside build/kbuild-vm, so that paths
 # relative to it are the same and a matching config hits ccache.
-obj=$BUILD/kbuild-deb
+obj=${DEB_OBJ:-$BUILD/kbuild-deb}
+pkgdir=$(dirname "$obj")
 need=(SCHEDSTATS DEBUG_FS PERF_EVENTS)
 enable=()
 for o in "${need[@]}"; do
 	enable+=(--enable "$o")
 done
 mkdir -p "$obj"
-rm -f "$BUILD"/*.deb "$BUILD"/*.buildinfo "$BUILD"/*.changes
+rm -f "$pkgdir"/*.deb "$pkgdir"/*.buildinfo "$pkgdir"/*.changes
 cp "$cfg" "$obj/.config"
 "$src/scripts/config" --file "$obj/.config" "${enable[@]}" \
 	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
@@ -66,16 +67,16 @@ note "building Debian packages of $(git -C "$src" log -1 --format='%h %s') with 
 kbuild_make "$src" "$obj" LOCALVERSION=-sched-placement -j"$(($(nproc) + 1))" bindeb-pkg >"$obj/build.log" 2>&1 ||
 	die "the package build failed; the end of build/kbuild-deb/build.log:
 $(tail -n 20 "$obj/build.log")"
-compgen -G "$BUILD/linux-image-*.deb" >/dev/null || die "the build made no linux-image package (build/kbuild-deb/build.log)"
+compgen -G "$pkgdir/linux-image-*.deb" >/dev/null || die "the build made no linux-image package (build/kbuild-deb/build.log)"
 
-out=$TOP/out/deb
+out=${DEB_OUT:-$TOP/out/deb}
 rm -rf "$out.partial"
 mkdir -p "$out.partial"
 cleanup_on_exit 'rm -rf "$out.partial"'
-mv "$BUILD"/*.deb "$out.partial/"
+mv "$pkgdir"/*.deb "$out.partial/"
 rm -rf "$out"
 mv "$out.partial" "$out"
-note "packages in out/deb/:"
+note "packages in ${out#"$TOP"/}/:"
 (cd "$out" && ls -1 ./*.deb | sed 's|^\./|   |') >&2
 rel=$(cat "$obj/include/config/kernel.release")
-note "install with: dpkg -i out/deb/linux-image-${rel}_*.deb (the -dbg package holds debug info only), reboot into $rel, then run bench/ as root"
+note "install with: dpkg -i ${out#"$TOP"/}/linux-image-${rel}_*.deb (the -dbg package holds debug info only), reboot into $rel, then run bench/ as root"

@@ -14,7 +14,8 @@ set -euo pipefail
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils ccache git
 	qemu-system-x86 rt-tests dbench linux-perf numactl udev gnuplot-nox busybox-static
-	python3-ply python3-git libgsl-dev clang-19 lld-19 llvm-19 rsync)
+	python3-ply python3-git libgsl-dev clang-19 lld-19 llvm-19 rsync
+	dpkg-dev debhelper kmod libdw-dev)
 VNG_VERSION=1.41-1
 APT_GET=${APT_GET:-apt-get}
 DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
