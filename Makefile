@@ -40,7 +40,7 @@ STRESS_FLAVOR ?= debug
 ##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench base-vs-series stress deb check check-full tools clean
+.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench base-vs-series stress jobs deb check check-full tools clean
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
@@ -96,6 +96,9 @@ base-vs-series: kernel tools ## base kernel against patched kernel, switches at 
 
 stress: tree ## STRESS_FLAVOR kernel on STRESS_PRESET: KUnit, kselftests, STRESS_SECS of churn
 	@FLAVOR=$(STRESS_FLAVOR) scripts/stress.sh -k -p $(STRESS_PRESET) -d $(STRESS_SECS)
+
+jobs: ## out/jobs/: LKP jobs and mmtests configs of the A/B sets, for hardware (JOB_SETS, REPS)
+	@scripts/jobs.sh
 
 deb: tree ## out/deb/: Debian packages of the patched tree for bare metal, from DEB_CONFIG
 	@scripts/deb.sh

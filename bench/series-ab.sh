@@ -7,6 +7,10 @@
 #
 #   series-ab.sh [-n REPS] [SET...]
 #   series-ab.sh -d [SET...]   print what each set would run, run nothing
+#   series-ab.sh -D [SET...]   the same without checking that this machine
+#                              can run them (make jobs, for other machines):
+#                              what a set reads from this machine stays a
+#                              placeholder (LLC0, MASK)
 #
 # Every set named is checked before the first runs. The runs of set S go to
 # SP_OUT/S.raw (ab-run.sh's lines) and what it was to SP_OUT/S.meta;
@@ -18,10 +22,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 stats=${STATS:-$here/../build/bin/stats}
 stream=${SP_STREAM:-$here/../build/bin/sp-stream}
 schbench=${SP_SCHBENCH:-$here/../build/bin/sp-schbench}
-reps=10 dry=
-while getopts "dn:" o; do
+reps=10 dry= defs_only=
+while getopts "dDn:" o; do
 	case $o in
 	d) dry=1 ;;
+	D) dry=1 defs_only=1 ;;
 	n) reps=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -121,6 +126,10 @@ set_of() {
 	line=$LINE
 	feat=$(field 2 "$line") also=$(field 3 "$line") needs=$(field 5 "$line")
 	[ "$also" != - ] || also=
+	if [ -n "$defs_only" ]; then
+		HACKBENCH_LLC="taskset -c LLC0 hackbench -g 1 -f LLC0_CPUS -l 3000 --threads --pipe" mask=MASK
+		needs=-
+	fi
 	case $needs in
 	-) ;;
 	llc) need_llc || return ;;

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# `make jobs`: the A/B sets of bench/sets as jobs of the tools people run on
+# their own machines, written to out/jobs/ (replaced only when complete):
+#   lkp/SET.yaml      an LKP job (lkp-tests): the sched_feature setup program
+#                     with the two sides as a matrix, so that `lkp split-job`
+#                     gives one job per side, and the set's workload as LKP
+#                     names it (hackbench, tbench, perf-bench-sched-pipe,
+#                     perf-bench-sched-messaging, schbench)
+#   mmtests/config-SET  an mmtests config of the same workload, with the two
+#                     sides in SP_SIDE_A and SP_SIDE_B
+#   mmtests/run-ab.sh   runs run-mmtests.sh once per side with the features
+#                     set (run names SET-A and SET-B), then compare-kernels.sh
+#   README            how to run each, and the sets left out and why
+#
+#   [JOB_SETS='both-g4 ...'] [REPS=10] [LLC_CPUS=16] [JOBS_OUT=out/jobs] jobs.sh
+#
+# The workload comes from series-ab.sh -D, so its knobs are the bench's
+# (HB_LOOPS, TBENCH_SECS, SCHBENCH_SECS, PIPE_LOOPS, MSG_LOOPS). REPS runs per
+# side; LLC_CPUS, the CPUs of one LLC of the target (16 on EPYC Milan), sizes
+# schbench's workers as sp-schbench sizes them from sysfs. The names used are
+# those of lkp-tests bbbc29c and mmtests 638401e (tests/harness/jobs.sh
+# lists them).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+# The sets the changelogs and the cover letter cite, and the reviewers'
+# latency load.
+read -ra sets <<<"${JOB_SETS:-both-g1 both-g4 fit-g4 tbench-64 boost schbench-2 stream-10}"
+reps=${REPS:-10} llc=${LLC_CPUS:-16}
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS=$reps: want a positive number of runs per side"
+[[ $llc =~ ^[1-9][0-9]*$ ]] || die "LLC_CPUS=$llc: want the CPUs of one LLC of the target machine"
+defs=$("$TOP/bench/series-ab.sh" -D "${sets[@]}") || exit
+
+out=${JOBS_OUT:-$TOP/out/jobs}
+rm -rf "$out.partial"
+mkdir -p "$out.partial/lkp" "$out.partial/mmtests"
+cleanup_on_exit 'rm -rf "$out.partial"'
+skipped=()
+
+# words FEATURES ALSO PREFIX: the features file words of one side: each
+# switch of the set with PREFIX ("" or NO_), and the also-on switch on.
+words() {
+	local f w=()
+	for f in ${1//,/ }; do w+=("$3$f"); done
+	[ "$2" = - ] || w+=("$2")
+	echo "${w[*]}"
+}
+# opt ARGS FLAG: the value after FLAG in ARGS.
+opt() {
+	local a=($1) i
+	for ((i = 0; i < ${#a[@]} - 1; i++)); do
+		[ "${a[i]}" != "$2" ] || { echo "${a[i + 1]}"; return; }
+	done
+}
+
+while IFS='|' read -r set feat also _ title work; do
+	set=$(echo $set) feat=$(echo $feat) also=$(echo $also) title=$(echo $title) work=$(echo $work)
+	a=$(words "$feat" "$also" "") b=$(words "$feat" "$also" NO_)
+	lkp= mm=
+	case $work in
+	"hackbench "*)
+		mode=process ipc=socket
+		[[ " $work " != *" --threads "* ]] || mode=threads
+		[[ " $work " != *" --pipe "* ]] || ipc=pipe
+		g=$(opt "$work" -g) f=$(opt "$work" -f) s=$(opt "$work" -s) l=$(opt "$work" -l)
+		lkp="suite: hackbench
+testcase: hackbench
+category: benchmark
+nr_threads: $g
+iterations: ${reps}x
+hackbench:
+  mode: $mode
+  ipc: $ipc
+  fds: $f
+  datasize: ${s:-100}
+  loops: $l"
+		[ "$mode" = threads ] && mode=thread
+		[ "$ipc" = pipe ] && ipc=pipes || ipc=sockets
+		mm="# mmtests' hackbench is perf bench sched messaging: $g groups of 20 senders
+# and 20 receivers where the set's hackbench has $f of each.
+export MMTESTS=\"hackbench-$mode-$ipc\"
+export HACKBENCH_ITERATIONS=$reps
+export HACKBENCH_MIN_GROUPS=$g
+export HACKBENCH_MAX_GROUPS=$g
+export HACKBENCH_LOOPS=$l" ;;
+	*/tbench.sh\ *)
+		read -r _ secs n <<<"$work"
+		lkp="suite: tbench
+testcase: tbench
+category: benchmark
+nr_threads: $n
+runtime: $secs
+iterations: ${reps}x
+cluster: cs-localhost
+if role server:
+  tbench-server:
+if role client:
+  tbench:"
+		mm="export MMTESTS=\"tbench\"
+export MMTEST_ITERATIONS=$reps
+export TBENCH_DURATION=$secs
+export TBENCH_MIN_CLIENTS=$n
+export TBENCH_MAX_CLIENTS=$n" ;;
+	"perf bench sched pipe "*)
+		l=$(opt "$work" -l)
+		lkp="suite: perf-bench-sched-pipe
+testcase: perf-bench-sched-pipe
+category: benchmark
+iterations: ${reps}x
+perf-bench-sched-pipe:
+  loops: $l
+  mode: process"
+		mm="export MMTESTS=\"perfpipe\"
+export PERFPIPE_ITERATIONS=$reps
+export PERFPIPE_LOOPS=$l" ;;
+	"perf bench sched messaging "*)
+		g=$(opt "$work" -g) l=$(opt "$work" -l)
+		lkp="suite: perf-bench-sched-messaging
+testcase: perf-bench-sched-messaging
+category: benchmark
+iterations: ${reps}x
+perf-bench-sched-messaging:
+  loops: $l
+  groups: $g
+  ipc: socket
+  mode: thread"
+		mm="export MMTESTS=\"hackbench-thread-sockets\"
+export HACKBENCH_ITERATIONS=$reps
+export HACKBENCH_MIN_GROUPS=$g
+export HACKBENCH_MAX_GROUPS=$g
+export HACKBENCH_LOOPS=$l" ;;
+	*/sp-schbench\ *)
+		m=$(opt "$work" -m) secs=$(opt "$work" -r)
+		lkp="suite: schbench
+testcase: schbench
+category: benchmark
+iterations: ${reps}x
+schbench:
+  message_threads: $m
+  worker_threads: $llc
+  runtime: ${secs}s"
+		mm="export MMTESTS=\"schbench\"
+export MMTEST_ITERATIONS=$reps
+export SCHBENCH_RUNTIME=$secs
+export SCHBENCH_INTERVAL=$secs
+export SCHBENCH_MESSAGE_THREADS=$m
+export SCHBENCH_MIN_WORKER_THREADS=$llc
+export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
+	*/latency.sh\ *) skipped+=("$set: cyclictest beside hackbench has no LKP or mmtests form; run it with make bench HOST=1") ;;
+	*"taskset -c LLC0 "*) skipped+=("$set: pinned to the LLC of CPU 0; run it with make bench HOST=1") ;;
+	*"taskset -c MASK "*) skipped+=("$set: STREAM pinned to one CPU in half the LLCs of each node, which neither tool's stream can pin; run it with make bench HOST=1") ;;
+	*) skipped+=("$set: no mapping for '$work'") ;;
+	esac
+	[ -n "$lkp" ] || continue
+	{
+		echo "# sched-placement set $set: $title"
+		echo "# A: $a; B: $b"
+		echo "# Written by make jobs from bench/sets; names as in lkp-tests bbbc29c."
+		echo "sched_feature:"
+		echo "  feature:"
+		echo "    - \"$a\""
+		echo "    - \"$b\""
+		echo "$lkp"
+	} >"$out.partial/lkp/$set.yaml"
+	{
+		echo "# sched-placement set $set: $title"
+		echo "# Written by make jobs from bench/sets; run with run-ab.sh (names as in mmtests 638401e)."
+		echo "export SP_SET=\"$set\""
+		echo "export SP_SIDE_A=\"$a\""
+		echo "export SP_SIDE_B=\"$b\""
+		echo "$mm"
+	} >"$out.partial/mmtests/config-$set"
+done <<<"$defs"
+cp "$TOP/bench/mmtests-ab.sh" "$out.partial/mmtests/run-ab.sh"
+cp "$TOP/bench/lib.sh" "$out.partial/mmtests/lib.sh"
+{
+	cat <<EOF
+# Jobs of the sched-placement A/B sets, for your own machine
+
+Written by make jobs from bench/sets ($(git -C "$TOP" log -1 --format=%h 2>/dev/null || echo unknown)), $reps runs per
+side, schbench with $llc workers per message thread. Boot a kernel of the series first (make deb), as
+root with debugfs mounted.
+
+LKP (lkp-tests): each lkp/SET.yaml gives two jobs, one per side of the set (sched_feature's matrix):
+
+    lkp split-job -o split lkp/SET.yaml && lkp install split/*.yaml
+    for j in split/*.yaml; do lkp run \$j; done
+    lkp compare -d feature -f hackbench.throughput RESULT_ROOT_A RESULT_ROOT_B
+
+mmtests: each mmtests/config-SET with run-ab.sh, from the mmtests checkout:
+
+    path/to/run-ab.sh path/to/config-SET
+
+It runs ./run-mmtests.sh --no-monitor once per side (run names SET-A and SET-B) with the side's features
+written first, keeps the features file in work/log/SET-X/, restores it, and runs compare-kernels.sh.
+EOF
+	if [ ${#skipped[@]} -gt 0 ]; then
+		echo
+		echo "Not written:"
+		printf -- '- %s\n' "${skipped[@]}"
+	fi
+} >"$out.partial/README"
+rm -rf "$out"
+mv "$out.partial" "$out"
+note "jobs in ${out#"$TOP"/}/: $(cd "$out" && ls lkp | wc -l) LKP jobs, $(cd "$out" && ls mmtests/config-* | wc -l) mmtests configs; $(( ${#skipped[@]} )) sets left out (README)"

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# check: quick, budget 60 s
+# make jobs (scripts/jobs.sh): every set of bench/sets that LKP and mmtests
+# can run becomes an LKP job that parses as YAML and an mmtests config that
+# parses as shell, naming only programs, parameters, tests and variables
+# that exist in the versions read (lkp-tests bbbc29c, mmtests 638401e: the
+# lists below), each with both sides of its set, sides that LKP's result
+# paths (the first 31 characters of a value) keep apart. The sets left out
+# are named with their reason. run-ab.sh, the mmtests wrapper, runs against
+# a fake mmtests checkout and debugfs: once per side with that side's
+# features written, the features kept and restored, then compare-kernels.sh;
+# and refuses a config not of make jobs, a directory without mmtests, and a
+# kernel without the switches, with nothing run.
+. "$(dirname "$0")/../lib.sh"
+t=$(mktemp -d)
+cleanup_on_exit 'rm -rf "$t"'
+# What exists, as read in lkp-tests bbbc29c (programs/*/run, setup and
+# daemon headers) and mmtests 638401e (drivers/, configs/, shellpacks/).
+lkp_params='sched_feature:feature
+hackbench:runtime,nr_threads,nr_threads_by_instance,fds,mode,ipc,iterations,loops,datasize
+tbench:runtime,nr_threads,iterations
+tbench-server:
+schbench:message_threads,worker_threads,worker_threads_by_instance,runtime,iterations,intervaltime_s
+stream:nr_threads,array_size,omp,loop,iterations
+perf-bench-sched-pipe:loops,mode
+perf-bench-sched-messaging:loops,groups,ipc,mode'
+lkp_top='suite testcase category cluster nr_threads iterations runtime'
+mm_tests='hackbench-process-pipes hackbench-process-sockets hackbench-thread-pipes hackbench-thread-sockets tbench schbench stream perfpipe'
+mm_vars='MMTESTS MMTEST_ITERATIONS HACKBENCH_ITERATIONS HACKBENCH_MIN_GROUPS HACKBENCH_MAX_GROUPS HACKBENCH_LOOPS TBENCH_DURATION TBENCH_MIN_CLIENTS TBENCH_MAX_CLIENTS SCHBENCH_RUNTIME SCHBENCH_INTERVAL SCHBENCH_MESSAGE_THREADS SCHBENCH_MIN_WORKER_THREADS SCHBENCH_MAX_WORKER_THREADS STREAM_SIZE STREAM_THREADS STREAM_METHOD STREAM_ITERATIONS PERFPIPE_LOOPS PERFPIPE_ITERATIONS'
+
+mapfile -t all < <(grep -v '^[#@]' "$TOP/bench/sets" | grep . | cut -d'|' -f1 | tr -d ' \t' | sed 's/N$/2/')
+JOB_SETS="${all[*]}" JOBS_OUT=$t/jobs "$TOP/scripts/jobs.sh" 2>"$t/log" || fail "make jobs failed: $(cat "$t/log")"
+n=$(ls "$t/jobs/lkp" | wc -l)
+[ "$n" -ge 10 ] || fail "only $n LKP jobs from ${#all[@]} sets: $(ls "$t/jobs/lkp")"
+for s in "${all[@]}"; do
+	[ -f "$t/jobs/lkp/$s.yaml" ] || grep -q "^- $s: " "$t/jobs/README" ||
+		fail "set $s neither written nor named as left out: $(cat "$t/jobs/README")"
+done
+python3 - "$t/jobs/lkp" "$lkp_params" "$lkp_top" "$TOP/bench/sets" <<'PY' || fail "an LKP job is wrong (above)"
+import os, re, sys, yaml
+d, params, top, sets = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]
+known = {l.split(':')[0]: set(filter(None, l.split(':')[1].split(','))) for l in params.splitlines()}
+switches = set()
+for l in open(sets):
+    if not l.startswith(('#', '@')) and '|' in l:
+        f = l.split('|')
+        switches |= set(f[1].strip().split(',')) | ({f[2].strip()} - {'-'})
+bad = 0
+for name in sorted(os.listdir(d)):
+    job = yaml.safe_load(open(os.path.join(d, name)))
+    def err(m):
+        global bad
+        print(f"{name}: {m}"); bad = 1
+    for k, v in job.items():
+        if k.startswith('if role '):
+            for p in (v or {}):
+                if p not in known: err(f"unknown program {p}")
+        elif k in known:
+            for p in (v or {}):
+                if p not in known[k]: err(f"{k} has no parameter {p}")
+        elif k not in top:
+            err(f"unknown key {k}")
+    sides = job.get('sched_feature', {}).get('feature')
+    if not (isinstance(sides, list) and len(sides) == 2):
+        err(f"sched_feature.feature is not the two sides: {sides}"); continue
+    for s in sides:
+        for w in s.split():
+            if w.removeprefix('NO_') not in switches: err(f"{w} is not a switch of bench/sets")
+    a, b = (re.sub(r'[^-a-zA-Z0-9+=:.%]', '_', s[:31]) for s in sides)
+    if a == b: err(f"the sides share LKP's result path: {a}")
+    if not any(w.startswith('NO_') for w in sides[1].split()): err("side B turns nothing off")
+sys.exit(bad)
+PY
+for c in "$t"/jobs/mmtests/config-*; do
+	bash -n "$c" || fail "$c does not parse"
+	for v in $(sed -n 's/^export \([A-Z_]*\)=.*/\1/p' "$c"); do
+		[[ " $mm_vars SP_SET SP_SIDE_A SP_SIDE_B " == *" $v "* ]] || fail "$(basename "$c"): mmtests has no $v"
+	done
+	for m in $(bash -c ". '$c'; echo \$MMTESTS"); do
+		[[ " $mm_tests " == *" $m "* ]] || fail "$(basename "$c"): mmtests has no test $m"
+	done
+	bash -c ". '$c'; [ -n \"\$SP_SIDE_A\" ] && [ -n \"\$SP_SIDE_B\" ] && [ \"\$SP_SIDE_A\" != \"\$SP_SIDE_B\" ]" ||
+		fail "$(basename "$c") lacks its two sides"
+done
+echo "# $n LKP jobs and $(ls "$t"/jobs/mmtests/config-* | wc -l) mmtests configs from ${#all[@]} sets; left out: $(grep -c '^- ' "$t/jobs/README")"
+expect_error 1 "REPS=0: want a positive number" -- env REPS=0 JOBS_OUT="$t/bad" "$TOP/scripts/jobs.sh"
+[ ! -e "$t/bad" ] || fail "a refused make jobs wrote $t/bad"
+
+# run-ab.sh against a fake mmtests checkout and debugfs.
+mm=$t/mmtests dbg=$t/dbg
+mkdir -p "$mm/work/log" "$dbg/sched"
+features="UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV SIS_UTIL"
+echo "$features" >"$dbg/sched/features"
+cat >"$mm/run-mmtests.sh" <<EOF2
+#!/bin/bash
+name=\${@: -1}
+rm -rf "work/log/\$name"; mkdir -p "work/log/\$name"
+echo "\$*" >"work/log/\$name/args"
+cp "$dbg/sched/features" "work/log/\$name/features-during"
+EOF2
+printf '#!/bin/bash\necho "$*" >compare-args\n' >"$mm/compare-kernels.sh"
+chmod +x "$mm/run-mmtests.sh" "$mm/compare-kernels.sh"
+R=$t/jobs/mmtests/run-ab.sh
+export SP_DEBUGFS=$dbg
+"$R" "$t/jobs/mmtests/config-both-g2" "$mm" 2>"$t/ab.log" || fail "run-ab.sh failed: $(cat "$t/ab.log")"
+grep -qx 'UTIL_FITS_CAPACITY SELECT_BIAS_PREV SIS_UTIL' "$mm/work/log/both-g2-A/features-during" ||
+	fail "side A ran with: $(cat "$mm/work/log/both-g2-A/features-during")"
+grep -qx 'NO_UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV SIS_UTIL' "$mm/work/log/both-g2-B/features-during" ||
+	fail "side B ran with: $(cat "$mm/work/log/both-g2-B/features-during")"
+grep -q -- "--no-monitor --config $t/jobs/mmtests/config-both-g2 both-g2-A" "$mm/work/log/both-g2-A/args" ||
+	fail "run-mmtests.sh args: $(cat "$mm/work/log/both-g2-A/args")"
+cmp -s "$mm/work/log/both-g2-B/features-during" "$mm/work/log/both-g2-B/sched-features" || fail "side B's features not kept"
+[ "$(cat "$dbg/sched/features")" = "$features" ] || fail "features not restored: $(cat "$dbg/sched/features")"
+[ "$(cat "$mm/work/log/compare-args")" = "--baseline both-g2-B --compare both-g2-A" ] ||
+	fail "compare-kernels.sh args: $(cat "$mm/work/log/compare-args" 2>/dev/null)"
+echo "# run-ab.sh: both-g2-A and both-g2-B run with their features, restored, compare-kernels.sh --baseline both-g2-B --compare both-g2-A"
+rm -rf "$mm/work/log"/*
+echo 'export MMTESTS=tbench' >"$t/plain-config"
+expect_error 1 "has no SP_SET, SP_SIDE_A and SP_SIDE_B" -- "$R" "$t/plain-config" "$mm"
+expect_error 1 "is not an mmtests checkout" -- "$R" "$t/jobs/mmtests/config-both-g2" "$t"
+echo "NO_SIS_UTIL" >"$dbg/sched/features"
+expect_error 1 "has no sched feature UTIL_FITS_CAPACITY: boot a kernel of the series" -- "$R" "$t/jobs/mmtests/config-both-g2" "$mm"
+[ -z "$(ls "$mm/work/log")" ] || fail "a refused run-ab.sh ran mmtests: $(ls "$mm/work/log")"
