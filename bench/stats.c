@@ -12,7 +12,7 @@
  * reports on LKML use: "1.00 [ -0.00]( CV)  0.95 [  5.00]( CV)", the mean
  * as a ratio to B's, [the change in percent, positive = better] and (CV).
  *
- *   stats [-a LABEL_A] [-b LABEL_B] [-c CSV_FILE] [-H METRIC,...] [-m MIN_RUNS] [-r CASE]
+ *   stats [-a LABEL_A] [-b LABEL_B] [-c CSV_FILE] [-H [~]METRIC,...] [-m MIN_RUNS] [-r CASE]
  *
  * -r CASE labels the normalized rows "CASE METRIC" (e.g. "4-groups time_s"),
  * so that the rows of a sweep can be collected into one table.
@@ -40,6 +40,7 @@ struct metric {
 	char name[64];
 	struct side s[2];	/* 0 = A, 1 = B */
 	double chg, cva, cvb, ratio, mb;	/* as printed in the Amean row */
+	int neutral;				/* -H ~NAME: no better or worse */
 };
 
 static struct metric metrics[MAX_METRICS];
@@ -99,20 +100,37 @@ static double p_value(const struct side *a, const struct side *b)
 	return 2 * gsl_cdf_tdist_Q(fabs(mean(a) - mean(b)) / se, df);
 }
 
-/* -H's comma-separated list of the metrics where higher is better. */
+/*
+ * -H's comma-separated list: the metrics where higher is better, and, with a
+ * leading '~', those that are neither better nor worse either way (a share
+ * of wakeups, say): their change has no sign of better, and prints as "-".
+ */
 static const char *higher = "";
 
-static int higher_is_better(const char *name)
+static int listed(const char *name, int tilde)
 {
 	size_t n = strlen(name);
 	const char *p = higher;
 
 	while ((p = strstr(p, name))) {
-		if ((p == higher || p[-1] == ',') && (p[n] == ',' || !p[n]))
+		const char *start = p - tilde;
+
+		if (start >= higher && (!tilde || *start == '~') &&
+		    (start == higher || start[-1] == ',') && (p[n] == ',' || !p[n]))
 			return 1;
 		p += n;
 	}
 	return 0;
+}
+
+static int higher_is_better(const char *name)
+{
+	return listed(name, 0);
+}
+
+static int neutral(const char *name)
+{
+	return listed(name, 1);
 }
 
 int main(int argc, char **argv)
@@ -201,20 +219,29 @@ int main(int argc, char **argv)
 		m->cvb = cvb;
 		m->ratio = mb ? ma / mb : 0;
 		m->mb = mb;
-		printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% ",
-		       m->name, mb, cvb, ma, cva, chg);
+		m->neutral = neutral(m->name);
+		if (m->neutral)
+			printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %9s ",
+			       m->name, mb, cvb, ma, cva, "-");
+		else
+			printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% ",
+			       m->name, mb, cvb, ma, cva, chg);
 		if (isnan(p))
 			printf("%7s \n", "-");
 		else
 			printf("%7.4f %s\n", p, p < 0.05 ? "*" : "");
 		if (c) {
 			fprintf(c, "%s,B,%d,%g,%.2f,,,\n", m->name, b->n, mb, cvb);
+			char ch[32] = "";
+
+			if (!m->neutral)
+				snprintf(ch, sizeof(ch), "%.2f", chg);
 			if (isnan(p))
-				fprintf(c, "%s,A,%d,%g,%.2f,%.2f,,\n", m->name, a->n, ma,
-					cva, chg);
+				fprintf(c, "%s,A,%d,%g,%.2f,%s,,\n", m->name, a->n, ma,
+					cva, ch);
 			else
-				fprintf(c, "%s,A,%d,%g,%.2f,%.2f,%.6f,%d\n", m->name, a->n,
-					ma, cva, chg, p, p < 0.05);
+				fprintf(c, "%s,A,%d,%g,%.2f,%s,%.6f,%d\n", m->name, a->n,
+					ma, cva, ch, p, p < 0.05);
 		}
 	}
 	printf("(n=%d and %d runs of %s and %s; change: positive = %s better; p: Welch's t-test, two-sided; * = p<0.05)\n",
@@ -232,8 +259,12 @@ int main(int argc, char **argv)
 			       "-", m->cvb, "-", m->cva);
 			continue;
 		}
-		printf("%*s 1.00 [%6.2f](%6.2f)   %5.2f [%6.2f](%6.2f)\n", w < 26 ? 26 - w : 0, "",
-		       0.0, m->cvb, m->ratio, m->chg, m->cva);
+		if (m->neutral)
+			printf("%*s 1.00 [%6s](%6.2f)   %5.2f [%6s](%6.2f)\n", w < 26 ? 26 - w : 0, "",
+			       "-", m->cvb, m->ratio, "-", m->cva);
+		else
+			printf("%*s 1.00 [%6.2f](%6.2f)   %5.2f [%6.2f](%6.2f)\n", w < 26 ? 26 - w : 0, "",
+			       0.0, m->cvb, m->ratio, m->chg, m->cva);
 	}
 	if (c)
 		fclose(c);

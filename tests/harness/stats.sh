@@ -28,5 +28,13 @@ out=$(printf 'A x 1\nB x 2\nB x 3\n' | "$S" -m 1) || fail "stats failed on one r
 echo "$out" | grep -qE '^Amean x .* +- $' || fail "one run of A: want p '-': $out"
 out=$(printf 'A x 1\nA x 1\nB x 2\nB x 2\n' | "$S") || fail "stats failed on no spread: $out"
 echo "$out" | grep -qE '^Amean x .* +- $' || fail "no spread, different means: want p '-': $out"
+# -H: a higher-is-better metric that rose is a gain; a "~" metric has no
+# direction: its change is "-" in the table, the normalized row and the CSV.
+out=$(printf 'A rps 3\nB rps 2\nA rps 3.2\nB rps 2.2\nA share 10\nB share 5\nA share 11\nB share 6\n' |
+	"$S" -H rps,~share -c "$t/neutral.csv")
+echo "$out" | grep -qE '^Amean rps .* +47\.62% ' || fail "higher-is-better row wrong: $out"
+echo "$out" | grep -qE '^Amean share .* +- +0\.0194 \*$' || fail "neutral row wrong: $out"
+echo "$out" | grep -qE '^  share +1\.00 \[ +-\]\( 12\.86\) +1\.91 \[ +-\]' || fail "neutral normalized row wrong: $out"
+grep -qx 'share,A,2,10.5,6.73,,0.019419,1' "$t/neutral.csv" || fail "neutral CSV row wrong: $(cat "$t/neutral.csv")"
 expect_error 1 "not 'A\|B METRIC VALUE'" -- sh -c "echo garbage | $S"
 expect_error 1 "need 2 per side" -- sh -c "echo 'A x 1' | $S"
