@@ -26,8 +26,28 @@ d=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$d"'
 # gnuplot strings are in single quotes: double any quote in the labels.
 q() { printf "'%s'" "${1//\'/\'\'}"; }
-# key N: the legend on the first panel only.
-key() { [ "$1" = 1 ] && echo "set key inside top right opaque box" || echo "unset key"; }
+# figure XLABEL SETTING PANEL: draw $png, a panel per line of $d/metrics
+# (PANEL METRIC prints its plot command), titled $title, with one legend,
+# on the first panel.
+figure() {
+	local n i=0 m
+	n=$(wc -l <"$d/metrics")
+	{
+		echo "set terminal pngcairo noenhanced size 900,$((220 * n + 60)) font ',9'"
+		echo "set output $(q "$png")"
+		echo "set multiplot layout $n,1 title $(q "$title")"
+		echo "set xlabel '$1'"
+		echo "$2"
+		while read -r m; do
+			i=$((i + 1))
+			[ "$i" = 1 ] && echo "set key inside top right opaque box" || echo "unset key"
+			echo "set ylabel $(q "$m")"
+			"$3" "$m"
+		done <"$d/metrics"
+		echo "unset multiplot"
+	} >"$d/plot.gp"
+	"$GNUPLOT" "$d/plot.gp" 2>"$d/log" || { cat "$d/log" >&2; echo "error: gnuplot failed on $png" >&2; exit 1; }
+}
 
 if [ -n "$sweep" ]; then
 	[ $# -ge 5 ] || { echo "$usage" >&2; exit 2; }
@@ -43,24 +63,11 @@ if [ -n "$sweep" ]; then
 			}' "$csv"
 	done
 	awk '!seen[$0]++' "$d/metrics.all" >"$d/metrics"
-	n=$(wc -l <"$d/metrics")
-	{
-		echo "set terminal pngcairo noenhanced size 900,$((220 * n + 60)) font ',9'"
-		echo "set output $(q "$png")"
-		echo "set multiplot layout $n,1 title $(q "$title")"
-		echo "set xlabel 'count'"
-		echo "set offsets graph 0.05, graph 0.05, 0, 0"
-		i=0
-		while read -r m; do
-			i=$((i + 1))
-			key "$i"
-			echo "set ylabel $(q "$m")"
-			echo "plot '$d/$m.A' using 1:2:3 with yerrorlines pt 7 lc rgb '#1f77b4' title $(q "$la"), \\"
-			echo "     '$d/$m.B' using 1:2:3 with yerrorlines pt 5 lc rgb '#d62728' title $(q "$lb")"
-		done <"$d/metrics"
-		echo "unset multiplot"
-	} >"$d/plot.gp"
-	"$GNUPLOT" "$d/plot.gp" 2>"$d/log" || { cat "$d/log" >&2; echo "error: gnuplot failed on $png" >&2; exit 1; }
+	sweep_panel() {
+		echo "plot '$d/$1.A' using 1:2:3 with yerrorlines pt 7 lc rgb '#1f77b4' title $(q "$la"), \\"
+		echo "     '$d/$1.B' using 1:2:3 with yerrorlines pt 5 lc rgb '#d62728' title $(q "$lb")"
+	}
+	figure count "set offsets graph 0.05, graph 0.05, 0, 0" sweep_panel
 	exit 0
 fi
 
@@ -73,25 +80,12 @@ awk -v d="$d" '$1 ~ /^[AB]$/ && NF == 3 {
 	}
 	END { for (i = 1; i <= m; i++) print order[i] > (d "/metrics") }' "$raw"
 [ -s "$d/metrics" ] || { echo "error: $raw has no 'A|B METRIC VALUE' lines to plot" >&2; exit 1; }
-n=$(wc -l <"$d/metrics")
-{
-	echo "set terminal pngcairo noenhanced size 900,$((220 * n + 60)) font ',9'"
-	echo "set output $(q "$png")"
-	echo "set multiplot layout $n,1 title $(q "$title")"
-	echo "set xlabel 'run'"
-	echo "set xtics 1"
-	i=0
-	while read -r m; do
-		i=$((i + 1))
-		key "$i"
-		echo "set ylabel $(q "$m")"
-		echo "stats '$d/$m.A' using 2 name 'SA' nooutput"
-		echo "stats '$d/$m.B' using 2 name 'SB' nooutput"
-		echo "plot '$d/$m.A' using 1:2 with linespoints pt 7 lc rgb '#1f77b4' title $(q "$la"), \\"
-		echo "     SA_mean with lines dt 2 lc rgb '#1f77b4' notitle, \\"
-		echo "     '$d/$m.B' using 1:2 with linespoints pt 5 lc rgb '#d62728' title $(q "$lb"), \\"
-		echo "     SB_mean with lines dt 2 lc rgb '#d62728' notitle"
-	done <"$d/metrics"
-	echo "unset multiplot"
-} >"$d/plot.gp"
-"$GNUPLOT" "$d/plot.gp" 2>"$d/log" || { cat "$d/log" >&2; echo "error: gnuplot failed on $png" >&2; exit 1; }
+run_panel() {
+	echo "stats '$d/$1.A' using 2 name 'SA' nooutput"
+	echo "stats '$d/$1.B' using 2 name 'SB' nooutput"
+	echo "plot '$d/$1.A' using 1:2 with linespoints pt 7 lc rgb '#1f77b4' title $(q "$la"), \\"
+	echo "     SA_mean with lines dt 2 lc rgb '#1f77b4' notitle, \\"
+	echo "     '$d/$1.B' using 1:2 with linespoints pt 5 lc rgb '#d62728' title $(q "$lb"), \\"
+	echo "     SB_mean with lines dt 2 lc rgb '#d62728' notitle"
+}
+figure run "set xtics 1" run_panel
