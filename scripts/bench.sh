@@ -49,6 +49,14 @@ else
 	mkdir "$RESULTS/sets"
 	VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \
 		-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}"
+	{
+		echo "Kernel:   ${kernel#"$TOP"/} (build/linux at $(git -C "$BUILD/linux" log -1 --format='%h %s'))"
+		echo "Topology: preset $PRESET, as checked inside the guest:"
+		topology_summary "$RESULTS/vm/topology"
+		echo "Emulated topology under QEMU TCG: compare A with B only; times, latencies and rates are the"
+		echo "emulator's, not the hardware's. Placement counts (migrations, wait_us, shares) mean what they say."
+		echo
+	} | tee "$RESULTS/report.txt"
 fi
 mapfile -t done_sets <"$RESULTS/sets/sets"
 "$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"
