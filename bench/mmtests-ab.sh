@@ -33,7 +33,11 @@ for w in $a $b; do
 		{ echo "error: the running kernel has no sched feature ${w#NO_}: boot a kernel of the series" >&2; exit 1; }
 done
 save_features
-cleanup_on_exit restore_features
+# run-mmtests.sh runs in the background, waited for: a shell defers its
+# traps while a foreground job runs, and a SIGTERM would leave the side's
+# features written until mmtests ended. On a signal it is stopped first.
+mmpid=
+cleanup_on_exit '[ -z "$mmpid" ] || kill "$mmpid" 2>/dev/null; restore_features'
 for side in A B; do
 	words=$a
 	[ "$side" = A ] || words=$b
@@ -44,7 +48,10 @@ for side in A B; do
 		tr ' ' '\n' <"$F" | grep -qxF -- "$w" || { echo "error: $F does not show $w after writing it" >&2; exit 1; }
 	done
 	echo "run-ab: $set-$side with $words" >&2
-	(cd "$mm" && ./run-mmtests.sh --no-monitor --config "$cfg" "$set-$side")
+	(cd "$mm" && exec ./run-mmtests.sh --no-monitor --config "$cfg" "$set-$side") &
+	mmpid=$!
+	wait "$mmpid" || { echo "error: run-mmtests.sh failed for $set-$side" >&2; exit 1; }
+	mmpid=
 	cp "$F" "$mm/work/log/$set-$side/sched-features"
 done
 restore_features

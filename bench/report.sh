@@ -34,6 +34,10 @@ shift
 # meta FILE KEY: one value of a SET.meta.
 meta() { sed -n "s/^$2=//p" "$1"; }
 
+# A set whose table cannot be made (too few runs of a metric) is named at
+# the end and makes the exit status 1; the other sets, results.json and the
+# sweeps are written all the same.
+failed=()
 for set in "$@"; do
 	m=$dir/$set.meta
 	[ -f "$m" ] && [ -f "$dir/$set.raw" ] || { echo "error: $dir has no $set.meta and $set.raw" >&2; exit 1; }
@@ -42,7 +46,12 @@ for set in "$@"; do
 	echo "== $set: $title"
 	echo "   A: $a, B: $b${also:+ (both with $also)}; $runs interleaved runs per side"
 	echo "   workload: $(meta "$m" workload)"
-	"$stats" -a "$a" -b "$b" -m "$runs" -H "$(meta "$m" higher)" -c "$dir/$set.csv" <"$dir/$set.raw"
+	if ! "$stats" -a "$a" -b "$b" -m "$runs" -H "$(meta "$m" higher)" -c "$dir/$set.csv" <"$dir/$set.raw"; then
+		failed+=("$set")
+		rm -f "$dir/$set.csv"
+		echo
+		continue
+	fi
 	echo
 	"$here/plot.sh" "$dir/$set.raw" "$dir/$set.png" "$prefix$title" "$a" "$b"
 done
@@ -62,8 +71,8 @@ done
 				printf "%s  {\"set\": %s, \"side\": %s, \"label\": %s, \"metric\": %s, \"runs\": %d, \"mean\": %s, \"cv_pct\": %s, \"change_pct\": %s, \"p\": %s, \"significant\": %s}",
 					(n++ || sep != "") ? ",\n" : "", q(set), q($2), q($2 == "A" ? la : lb), q($1), $3, num($4), num($5), num($6), num($7),
 					$8 == "" ? "null" : ($8 == 1 ? "true" : "false")
-			}' "$csv"
-		sep=,
+			}
+			END { exit !n }' "$csv" && sep=,
 	done
 	echo
 	echo "]"
@@ -86,3 +95,7 @@ done | sort -k1,1 -k2,2n | awk '{ n[$1]++; l[$1] = l[$1] " " $2 ":" $3 } END { f
 		"$here/plot.sh" -s "$dir/sweep-${family%-}.png" "$prefix${family}N" \
 			"$(meta "$dir/$first.meta" a)" "$(meta "$dir/$first.meta" b)" "${args[@]}"
 	done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "error: no table for ${failed[*]}: a metric with fewer runs than the set's (above)" >&2
+	exit 1
+fi

@@ -13,7 +13,8 @@
 #                              placeholder (LLC0, MASK)
 #
 # Every set named is checked before the first runs. The runs of set S go to
-# SP_OUT/S.raw (ab-run.sh's lines) and what it was to SP_OUT/S.meta;
+# SP_OUT/S.raw (ab-run.sh's lines) and what it was to SP_OUT/S.meta, and
+# its name to SP_OUT/done once it is complete;
 # bench/report.sh turns them into the set's table, CSV, JSON and plots, right
 # after the set here, or on the host after the guest with SP_REPORT=0 (make
 # bench). Without SP_OUT, a directory is made under TMPDIR and named at the end.
@@ -64,7 +65,8 @@ set_line() {
 	N= LINE=
 	while IFS= read -r line; do
 		name=${line%%|*} name=${name//[[:space:]]/}
-		if [ "$name" = "$1" ]; then
+		# A template's own name (both-gN) is no set: its N is no count.
+		if [ "$name" = "$1" ] && [[ $name != *N ]]; then
 			LINE=$line
 			return 0
 		fi
@@ -128,6 +130,8 @@ set_of() {
 	[ "$also" != - ] || also=
 	if [ -n "$defs_only" ]; then
 		HACKBENCH_LLC="taskset -c LLC0 hackbench -g 1 -f LLC0_CPUS -l 3000 --threads --pipe" mask=MASK
+		[ "$needs" != stream ] || [ "$N" -ge 2 ] ||
+			{ echo "error: set '$s': STREAM times from its second pass, so N >= 2" >&2; return 2; }
 		needs=-
 	fi
 	case $needs in
@@ -152,6 +156,7 @@ one() {
 	[ -z "$also" ] || feature_write "$also"
 	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "${work[@]}" >"$out/$s.raw"
 	[ -z "$also" ] || feature_write "NO_$also"
+	echo "$s" >>"$out/done"
 	"${report[@]}" "$out" "$s"
 }
 

@@ -37,28 +37,34 @@ fi
 # The plots are drawn after the runs: a missing gnuplot must stop the run
 # before they start, not leave hours of runs unplotted.
 command -v "${GNUPLOT:-gnuplot}" >/dev/null || die "gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)"
+rc=0
 if [ "${HOST:-0}" = 1 ]; then
 	where=host
 	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-host-bench"
 	mkdir "$RESULTS/sets"
 	host_topology "$RESULTS/host" | tee "$RESULTS/report.txt"
-	"${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" >"$RESULTS/run.out"
+	"${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" >"$RESULTS/run.out" || rc=$?
 else
 	where=$PRESET
 	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
 	mkdir "$RESULTS/sets"
 	VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \
-		-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}"
+		-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" || rc=$?
 	{
 		echo "Kernel:   ${kernel#"$TOP"/} (build/linux at $(git -C "$BUILD/linux" log -1 --format='%h %s'))"
 		echo "Topology: preset $PRESET, as checked inside the guest:"
-		topology_summary "$RESULTS/vm/topology"
+		[ ! -f "$RESULTS/vm/topology" ] || topology_summary "$RESULTS/vm/topology"
 		echo "Emulated topology under QEMU TCG: compare A with B only; times, latencies and rates are the"
 		echo "emulator's, not the hardware's. Placement counts (migrations, wait_us, shares) mean what they say."
 		echo
 	} | tee "$RESULTS/report.txt"
 fi
-mapfile -t done_sets <"$RESULTS/sets/sets"
-"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"
+# The sets that completed are reported even when a later one failed or the
+# guest timed out; the directory then stays .partial.
+done_sets=()
+[ ! -s "$RESULTS/sets/done" ] || mapfile -t done_sets <"$RESULTS/sets/done"
+[ ${#done_sets[@]} = 0 ] ||
+	"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"
+[ "$rc" = 0 ] || die "the runs failed (exit $rc) after ${#done_sets[@]} complete set(s), reported above; all is in ${RESULTS#"$TOP"/}/"
 results_commit
 note "results in ${RESULTS#$TOP/}/"

@@ -14,6 +14,10 @@ src=$(cd "${1:-$BUILD/linux}" && pwd)
 command -v rsync >/dev/null || die "rsync not found (the selftests' install uses it); run 'make deps'"
 out=$BUILD/selftests
 mkdir -p "$out"
+# One build at a time: make check runs two kselftest stages side by side,
+# and both would write the same objects.
+exec 9>"$out/lock"
+flock 9
 # Install into a scratch directory and rename it, so a failed build leaves
 # the last good install, never half of one. KHDR_INCLUDES empty: build
 # against the host's UAPI headers instead of running 'make headers' in the
@@ -24,6 +28,12 @@ make -s -C "$src/tools/testing/selftests" TARGETS=sched/placement KHDR_INCLUDES=
 	O="$out/obj" INSTALL_PATH="$tmp" install >"$tmp.log" 2>&1 ||
 	{ cat "$tmp.log" >&2; rm -f "$tmp.log"; die "building the kselftests failed"; }
 rm -f "$tmp.log"
-rm -rf "$out/install"
-mv "$tmp" "$out/install"
+# An install equal to the last is dropped: a guest of another stage may be
+# running the last one's programs.
+if [ -d "$out/install" ] && diff -rq "$tmp" "$out/install" >/dev/null 2>&1; then
+	rm -rf "$tmp"
+else
+	rm -rf "$out/install"
+	mv "$tmp" "$out/install"
+fi
 echo "$out/install"

@@ -144,8 +144,8 @@ round_trip() {
 	"$TOP/scripts/mktree.sh"
 }
 run full 600 "tree: assemble build/linux, export round trip changes nothing" round_trip
-# The first to assemble build/linux on a fresh clone (fetching the base) and
-# the first to build: its budget holds both, cold.
+# The first to build the kernel, and in the quick tier the first to fetch the
+# base and assemble build/linux on a fresh clone: its budget holds all, cold.
 kernel_step() { "$TOP/scripts/mktree.sh" >/dev/null && "$TOP/scripts/build-kernel.sh"; }
 run $vm_selected quick 2400 "kernel: build the VM kernel (configs/vm.config)" kernel_step || vm_ok=
 # The series stages read build/linux: each makes it current first (a no-op

@@ -180,7 +180,9 @@ Written by make jobs from bench/sets ($(git -C "$TOP" log -1 --format=%h 2>/dev/
 side, schbench with $llc workers per message thread. Boot a kernel of the series first (make deb), as
 root with debugfs mounted.
 
-LKP (lkp-tests): each lkp/SET.yaml gives two jobs, one per side of the set (sched_feature's matrix):
+LKP (lkp-tests): each lkp/SET.yaml gives two jobs, one per side of the set (sched_feature's matrix).
+Its programs/sched_feature/setup must write one word a write, as at bbbc29c (the kernel refuses two words
+in one write), and it does nothing when debugfs is not mounted: mount it first.
 
     lkp split-job -o split lkp/SET.yaml && lkp install split/*.yaml
     for j in split/*.yaml; do lkp run \$j; done

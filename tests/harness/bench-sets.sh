@@ -18,6 +18,9 @@ expect_error 2 "set 'both-g4x': both-gN wants a positive number N" -- "$B" -n 2 
 expect_error 2 "set 'tbench-0': tbench-N wants a positive number" -- "$B" -n 2 tbench-0
 expect_error 2 "set 'both-proc-sock-g2x': both-proc-sock-gN wants" -- "$B" -n 2 both-proc-sock-g2x
 expect_error 2 "set 'stream-1': STREAM times from its second pass, so N >= 2" -- "$B" -n 2 stream-1
+expect_error 2 "set 'stream-1': STREAM times from its second pass, so N >= 2" -- "$B" -D stream-1
+# A template's name is not a set: its N is no count.
+expect_error 2 "set 'both-gN': both-gN wants a positive number N" -- "$B" -D both-gN
 mkdir -p "$t/sys/devices/system/node/node0" "$t/sys/devices/system/cpu/cpu0/cache/index3"
 echo 0 >"$t/sys/devices/system/node/node0/cpulist"
 echo 0 >"$t/sys/devices/system/cpu/cpu0/cache/index3/shared_cpu_list"

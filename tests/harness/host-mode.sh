@@ -7,7 +7,8 @@
 # the features file as it was. Then one set end to end (pipe-pair, whose
 # also-on switch is written and cleared too) and make's A/B: the report,
 # the tables, results.json, the topology record equal to the fake tree's,
-# and the features file restored byte for byte. The workloads really run
+# and the features file restored byte for byte; and a set that fails after
+# a complete one, which is still reported. The workloads really run
 # on this host; only the files of the kernel's interface are fakes.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
@@ -56,6 +57,20 @@ for f in pipe-pair.raw pipe-pair.csv pipe-pair.png results.json; do
 done
 [ "$(grep -c '^A ctxsw ' "$d/sets/pipe-pair.raw")" = 2 ] || fail "want 2 runs of A: $(cat "$d/sets/pipe-pair.raw")"
 echo "# make bench HOST=1: $(basename "$d"), $(grep -c '"set"' "$d/sets/results.json") rows in results.json, features restored"
+
+# A set that fails after one that completed: the completed one is
+# reported, the run fails naming it, and the directory stays .partial.
+{ grep -v '^@' "$TOP/bench/sets"; echo 'broken | SIS_SMALL_LLC | - | - | - | a workload that fails | false'; } >"$t/sets"
+rm -rf "$t/results"
+rc=0
+out=$(bench SP_SETS="$t/sets" SETS='pipe broken' 2>&1) || rc=$?
+[ "$rc" = 1 ] || fail "a failing set: exit $rc, want 1: $out"
+echo "$out" | grep -q 'the runs failed (exit 1) after 1 complete set(s)' || fail "no failure message: $out"
+d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-host-bench.partial')
+[ -n "$d" ] && grep -q '^== pipe: ' "$d/report.txt" && [ -s "$d/sets/pipe.csv" ] ||
+	fail "the completed set is not reported in a .partial directory: $(ls -R "$t/results")"
+[ "$(cat "$dbg/sched/features")" = "$features" ] || fail "a failed set left the features changed: $(cat "$dbg/sched/features")"
+echo "# a set failing after a complete one: exit 1, the complete one reported in $(basename "$d")"
 
 out=$(env REPS=2 FEATURE=SIS_SMALL_LLC WORKLOAD='perf bench sched pipe -l 2000' "$TOP/scripts/main.sh" 2>&1) ||
 	fail "HOST=1 make failed: $out"

@@ -5,7 +5,8 @@
 # both-g4, both-g8), each set's section and table with the metric directions
 # of its meta (-H: a higher-is-better metric that rose is a gain), its CSV
 # and plot, results.json with one object per set, side and metric, and the
-# family's sweep plot; a set without its meta is refused by name.
+# family's sweep plot; a set whose table cannot be made is named and fails
+# the report without stopping it; a set without its meta is refused by name.
 . "$(dirname "$0")/../lib.sh"
 R=$TOP/bench/report.sh
 t=$(mktemp -d)
@@ -42,5 +43,19 @@ b = [x for x in rows if x["set"] == "both-g4" and x["metric"] == "tput_mbps" and
 assert b["p"] is None and b["label"] == "OFF", b
 ' "$t/results.json" || fail "results.json: $(cat "$t/results.json")"
 echo "# results.json: 12 rows, e.g. $(grep -m1 '"both-g4".*"A".*tput_mbps' "$t/results.json")"
+# A set whose table cannot be made (a metric with one run of three) is
+# named and fails the report; the other sets, results.json and the sweep
+# are written all the same, the JSON still valid.
+printf 'A k 1\nB k 2\nA x 1\nB x 2\nA x 1\nB x 2\nA x 1\nB x 2\n' >"$t/aaa.raw"
+ab_meta "$t/aaa.meta" "short" ON OFF "" 3 "" "true"
+rm -f "$t/results.json" "$t/both-g4.csv"
+rc=0
+out=$("$R" "$t" aaa both-g4 2>&1) || rc=$?
+[ "$rc" = 1 ] || fail "a set without a table: exit $rc, want 1: $out"
+echo "$out" | grep -q '^error: no table for aaa' || fail "the failed set is not named: $out"
+echo "$out" | grep -q '^== both-g4' && [ -s "$t/both-g4.csv" ] || fail "the set after the failed one was not reported: $out"
+[ ! -e "$t/aaa.csv" ] || fail "the failed set left a CSV"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$t/results.json" || fail "results.json invalid after a failed set: $(cat "$t/results.json")"
+echo "# a set with too few runs: named, exit 1, the next set and results.json written"
 rm "$t/both-g8.meta"
 expect_error 1 "has no both-g8.meta and both-g8.raw" -- "$R" "$t" both-g8
