@@ -39,7 +39,7 @@ save_features
 [ -w "$F" ] || { echo "error: $F is not writable; run as root with debugfs mounted" >&2; exit 1; }
 IFS=, read -ra feats <<<"$feat"
 for name in "${feats[@]}"; do
-	tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep -qxF -- "${name#NO_}" || {
+	feature_known "$name" || {
 		echo "error: unknown sched feature '$name'; this kernel has: $(sed 's/NO_//g' "$F")" >&2
 		exit 1
 	}

@@ -35,6 +35,11 @@ restore_features() {
 	local f
 	for f in $saved_features; do feature_write "$f" 2>/dev/null || true; done
 }
+# feature_known NAME: true if the features file lists NAME (on or off;
+# NAME may carry its NO_).
+feature_known() {
+	tr ' ' '\n' <"$SCHED_FEATURES" | sed 's/^NO_//' | grep -qxF -- "${1#NO_}"
+}
 # feature_write FLAG: one flag (NAME or NO_NAME) to the features file. Under
 # SP_DEBUGFS the kernel's part is done here: FLAG takes the place of NAME or
 # NO_NAME in the file, and an unknown NAME fails, as the kernel's write does.
@@ -44,7 +49,7 @@ feature_write() {
 		echo "$1" >"$SCHED_FEATURES"
 		return
 	fi
-	tr ' ' '\n' <"$SCHED_FEATURES" | sed 's/^NO_//' | grep -qxF -- "$n" || return 1
+	feature_known "$n" || return 1
 	awk -v n="$n" -v f="$1" '{ for (i = 1; i <= NF; i++) if ($i == n || $i == "NO_" n) $i = f; print }' \
 		"$SCHED_FEATURES" >"$SCHED_FEATURES.tmp" && mv "$SCHED_FEATURES.tmp" "$SCHED_FEATURES"
 }

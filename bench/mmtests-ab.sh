@@ -29,7 +29,7 @@ eval "$(. "$cfg" && printf 'set=%q a=%q b=%q\n' "${SP_SET:-}" "${SP_SIDE_A:-}" "
 	{ echo "error: $1 has no SP_SET, SP_SIDE_A and SP_SIDE_B; use a config of make jobs" >&2; exit 1; }
 [ -w "$F" ] || { echo "error: $F is not writable: run as root with debugfs mounted" >&2; exit 1; }
 for w in $a $b; do
-	tr ' ' '\n' <"$F" | sed 's/^NO_//' | grep -qxF -- "${w#NO_}" ||
+	feature_known "$w" ||
 		{ echo "error: the running kernel has no sched feature ${w#NO_}: boot a kernel of the series" >&2; exit 1; }
 done
 save_features

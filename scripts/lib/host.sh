@@ -13,7 +13,7 @@ host_preflight() {
 	[ -r "$SCHED_FEATURES" ] ||
 		die "no $SCHED_FEATURES: mount debugfs (mount -t debugfs none /sys/kernel/debug), on a kernel with CONFIG_SCHED_DEBUG"
 	for f in $SERIES_SWITCHES; do
-		tr ' ' '\n' <"$SCHED_FEATURES" | sed 's/^NO_//' | grep -qxF "$f" || missing="$missing $f"
+		feature_known "$f" || missing="$missing $f"
 	done
 	[ -z "$missing" ] ||
 		die "the running kernel ($(uname -r)) lacks the series' switches:$missing; boot a kernel of the series first (make deb builds one)"
