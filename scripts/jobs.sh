@@ -52,6 +52,17 @@ opt() {
 	done
 }
 
+# lkp_head TESTCASE: the keys every LKP job of ours starts with.
+lkp_head() {
+	printf 'suite: %s\ntestcase: %s\ncategory: benchmark\n' "$1" "$1"
+}
+# mm_hackbench MODE-IPC GROUPS LOOPS: mmtests' hackbench (perf bench sched
+# messaging) at one group count.
+mm_hackbench() {
+	printf 'export MMTESTS="hackbench-%s"\nexport HACKBENCH_ITERATIONS=%s\n' "$1" "$reps"
+	printf 'export HACKBENCH_MIN_GROUPS=%s\nexport HACKBENCH_MAX_GROUPS=%s\nexport HACKBENCH_LOOPS=%s\n' "$2" "$2" "$3"
+}
+
 while IFS='|' read -r set feat also _ title work; do
 	set=$(echo $set) feat=$(echo $feat) also=$(echo $also) title=$(echo $title) work=$(echo $work)
 	a=$(words "$feat" "$also" "") b=$(words "$feat" "$also" NO_)
@@ -62,9 +73,7 @@ while IFS='|' read -r set feat also _ title work; do
 		[[ " $work " != *" --threads "* ]] || mode=threads
 		[[ " $work " != *" --pipe "* ]] || ipc=pipe
 		g=$(opt "$work" -g) f=$(opt "$work" -f) s=$(opt "$work" -s) l=$(opt "$work" -l)
-		lkp="suite: hackbench
-testcase: hackbench
-category: benchmark
+		lkp="$(lkp_head hackbench)
 nr_threads: $g
 iterations: ${reps}x
 hackbench:
@@ -77,16 +86,10 @@ hackbench:
 		[ "$ipc" = pipe ] && ipc=pipes || ipc=sockets
 		mm="# mmtests' hackbench is perf bench sched messaging: $g groups of 20 senders
 # and 20 receivers where the set's hackbench has $f of each.
-export MMTESTS=\"hackbench-$mode-$ipc\"
-export HACKBENCH_ITERATIONS=$reps
-export HACKBENCH_MIN_GROUPS=$g
-export HACKBENCH_MAX_GROUPS=$g
-export HACKBENCH_LOOPS=$l" ;;
+$(mm_hackbench "$mode-$ipc" "$g" "$l")" ;;
 	*/tbench.sh\ *)
 		read -r _ secs n <<<"$work"
-		lkp="suite: tbench
-testcase: tbench
-category: benchmark
+		lkp="$(lkp_head tbench)
 nr_threads: $n
 runtime: $secs
 iterations: ${reps}x
@@ -102,9 +105,7 @@ export TBENCH_MIN_CLIENTS=$n
 export TBENCH_MAX_CLIENTS=$n" ;;
 	"perf bench sched pipe "*)
 		l=$(opt "$work" -l)
-		lkp="suite: perf-bench-sched-pipe
-testcase: perf-bench-sched-pipe
-category: benchmark
+		lkp="$(lkp_head perf-bench-sched-pipe)
 iterations: ${reps}x
 perf-bench-sched-pipe:
   loops: $l
@@ -114,25 +115,17 @@ export PERFPIPE_ITERATIONS=$reps
 export PERFPIPE_LOOPS=$l" ;;
 	"perf bench sched messaging "*)
 		g=$(opt "$work" -g) l=$(opt "$work" -l)
-		lkp="suite: perf-bench-sched-messaging
-testcase: perf-bench-sched-messaging
-category: benchmark
+		lkp="$(lkp_head perf-bench-sched-messaging)
 iterations: ${reps}x
 perf-bench-sched-messaging:
   loops: $l
   groups: $g
   ipc: socket
   mode: thread"
-		mm="export MMTESTS=\"hackbench-thread-sockets\"
-export HACKBENCH_ITERATIONS=$reps
-export HACKBENCH_MIN_GROUPS=$g
-export HACKBENCH_MAX_GROUPS=$g
-export HACKBENCH_LOOPS=$l" ;;
+		mm=$(mm_hackbench thread-sockets "$g" "$l") ;;
 	*/sp-schbench\ *)
 		m=$(opt "$work" -m) secs=$(opt "$work" -r)
-		lkp="suite: schbench
-testcase: schbench
-category: benchmark
+		lkp="$(lkp_head schbench)
 iterations: ${reps}x
 schbench:
   message_threads: $m
