@@ -95,6 +95,13 @@ cpus_of() {
 	done
 }
 
+# need_gnuplot: true if GNUPLOT (default gnuplot) runs here, else a message
+# naming the fix. Checked before runs whose plots come at the end.
+need_gnuplot() {
+	command -v "${GNUPLOT:-gnuplot}" >/dev/null ||
+		{ echo "error: gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)" >&2; return 1; }
+}
+
 # The metrics of ab-run.sh's own where higher is better (bench/stats -H);
 # bench/sets adds those of each set's workload.
 AB_HIGHER=cpus_utilised

@@ -19,9 +19,9 @@ sweep=
 [ "${1:-}" != -s ] || { sweep=1; shift; }
 [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 GNUPLOT=${GNUPLOT:-gnuplot}
-command -v "$GNUPLOT" >/dev/null || { echo "error: gnuplot ($GNUPLOT) not found; run 'make deps' (installs gnuplot-nox)" >&2; exit 1; }
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+need_gnuplot || exit 1
 d=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$d"'
 # gnuplot strings are in single quotes: double any quote in the labels.

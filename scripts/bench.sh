@@ -36,7 +36,7 @@ else
 fi
 # The plots are drawn after the runs: a missing gnuplot must stop the run
 # before they start, not leave hours of runs unplotted.
-command -v "${GNUPLOT:-gnuplot}" >/dev/null || die "gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)"
+need_gnuplot || exit 1
 rc=0
 if [ "${HOST:-0}" = 1 ]; then
 	where=host

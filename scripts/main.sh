@@ -23,7 +23,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	# This machine's running kernel: refused, with nothing changed,
 	# without root, debugfs or the series' switches.
 	host_preflight
-	command -v "${GNUPLOT:-gnuplot}" >/dev/null || die "gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)"
+	need_gnuplot || exit 1
 	results_begin "$stamp-host-${FEATURE//,/+}"
 	out=$RESULTS where=host
 	mkdir -p "$out/host"
