@@ -4,11 +4,11 @@
 # functions the series adds and changes, and nothing that is not a name.
 . "$(dirname "$0")/../lib.sh"
 list=$("$TOP/scripts/series-functions.sh") || fail "series-functions.sh failed"
-# Added by the series (0005-0008), changed by it (0001, 0002, 0004, 0006-0008),
+# Added by the series (0005-0010), changed by it (0001, 0002, 0004, 0006-0010),
 # and of the KUnit overlay.
-for f in sis_idle_scan_depth sis_scan_account sched_sis_scan_write sis_has_room select_fitting_cpu \
-	select_idle_near task_numa_imb_nr select_idle_cpu select_idle_sibling sched_feat_set \
-	sched_balance_find_dst_group cpu_util sis_has_room_test; do
+for f in sis_idle_scan_depth sis_scan_account sched_sis_scan_write sis_has_room select_room_cpu \
+	select_idle_near sis_room_order sched_sis_wake_show sched_counters_write task_numa_imb_nr select_idle_cpu select_idle_sibling sched_feat_set \
+	sched_balance_find_dst_group cpu_util sis_has_room_test sis_room_order_test; do
 	echo "$list" | grep -qx "$f" || fail "series-functions.sh misses $f"
 done
 bad=$(echo "$list" | grep -vxE '[a-z_][a-z0-9_]*' || true)

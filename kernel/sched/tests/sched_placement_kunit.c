@@ -68,8 +68,15 @@ struct room_case {
 	const char *name;
 	struct sis_room room;
 	unsigned long task_util;
-	bool want;
+	enum sis_room_verdict want;		/* UTIL_FITS_CAPACITY */
+	enum sis_room_verdict want_limit;	/* and SIS_LIMIT_STACKING */
 };
+
+#define R_FITS    SIS_ROOM_FITS
+#define R_CLASS   SIS_ROOM_CLASS
+#define R_PENDING SIS_ROOM_PENDING
+#define R_UTIL    SIS_ROOM_UTIL
+#define R_QUEUE   SIS_ROOM_QUEUE
 
 /*
  * The fields of struct sis_room, in order: nr_running (every class),
@@ -77,33 +84,40 @@ struct room_case {
  * delayed dequeue), ttwu_pending, util_est, capacity. fits_capacity()
  * keeps 20% free: a sum s fits capacity c when s * 1280 < c * 1024, so
  * 819 is the most that fits 1024, and 560 does not fit 700 (716800 on
- * both sides).
+ * both sides). The original rule has no bound on the queue: three light
+ * tasks leave room; SIS_LIMIT_STACKING allows one runnable task.
  */
 static const struct room_case room_cases[] = {
-	{ "one light fair task: room",
-	  { 1, 1, 1, 0,  100, 1024 },  100, true  },
-	{ "sum at the 20% margin: room",
-	  { 1, 1, 1, 0,  400, 1024 },  419, true  },
-	{ "sum one past the margin: no room",
-	  { 1, 1, 1, 0,  400, 1024 },  420, false },
-	{ "RT pressure on capacity, just fits: room",
-	  { 1, 1, 1, 0,  300,  700 },  259, true  },
-	{ "RT pressure on capacity, boundary: no room",
-	  { 1, 1, 1, 0,  300,  700 },  260, false },
-	{ "an RT task runs, no fair task: no room",
-	  { 1, 0, 0, 0,    0, 1024 },    1, false },
-	{ "an RT task queued beside a fair task: no room",
-	  { 2, 1, 1, 0,  100, 1024 },    1, false },
-	{ "two runnable fair tasks, light: no room",
-	  { 2, 2, 2, 0,   60, 1024 },   10, false },
-	{ "one fair task and a delayed one: room",
-	  { 2, 2, 1, 0,  100, 1024 },  100, true  },
-	{ "only a delayed task: room",
-	  { 1, 1, 0, 0,    0, 1024 },  100, true  },
-	{ "a wakeup pending: no room",
-	  { 1, 1, 1, 1,  100, 1024 },  100, false },
-	{ "no capacity left: no room",
-	  { 1, 1, 1, 0,    0,    0 },    0, false },
+	{ "one light fair task",
+	  { 1, 1, 1, 0,  100, 1024 },  100, R_FITS,    R_FITS    },
+	{ "sum at the 20% margin",
+	  { 1, 1, 1, 0,  400, 1024 },  419, R_FITS,    R_FITS    },
+	{ "sum one past the margin",
+	  { 1, 1, 1, 0,  400, 1024 },  420, R_UTIL,    R_UTIL    },
+	{ "RT pressure on capacity, just fits",
+	  { 1, 1, 1, 0,  300,  700 },  259, R_FITS,    R_FITS    },
+	{ "RT pressure on capacity, boundary",
+	  { 1, 1, 1, 0,  300,  700 },  260, R_UTIL,    R_UTIL    },
+	{ "an RT task runs, no fair task",
+	  { 1, 0, 0, 0,    0, 1024 },    1, R_CLASS,   R_CLASS   },
+	{ "an RT task queued beside a fair task",
+	  { 2, 1, 1, 0,  100, 1024 },    1, R_CLASS,   R_CLASS   },
+	{ "two runnable fair tasks, light",
+	  { 2, 2, 2, 0,   60, 1024 },   10, R_FITS,    R_QUEUE   },
+	{ "three runnable fair tasks, light",
+	  { 3, 3, 3, 0,  300, 1024 },  100, R_FITS,    R_QUEUE   },
+	{ "two runnable fair tasks, heavy",
+	  { 2, 2, 2, 0,  800, 1024 },  100, R_UTIL,    R_QUEUE   },
+	{ "one fair task and a delayed one",
+	  { 2, 2, 1, 0,  100, 1024 },  100, R_FITS,    R_FITS    },
+	{ "only a delayed task",
+	  { 1, 1, 0, 0,    0, 1024 },  100, R_FITS,    R_FITS    },
+	{ "a wakeup pending",
+	  { 1, 1, 1, 1,  100, 1024 },  100, R_PENDING, R_PENDING },
+	{ "an RT task and a wakeup pending",
+	  { 2, 1, 1, 1,  100, 1024 },  100, R_CLASS,   R_CLASS   },
+	{ "no capacity left",
+	  { 1, 1, 1, 0,    0,    0 },    0, R_UTIL,    R_UTIL    },
 };
 
 KUNIT_ARRAY_PARAM_DESC(room, room_cases, name);
@@ -112,7 +126,52 @@ static void sis_has_room_test(struct kunit *test)
 {
 	const struct room_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, c->want, sis_has_room(&c->room, c->task_util));
+	KUNIT_EXPECT_EQ(test, c->want,
+			sis_has_room(&c->room, c->task_util, false));
+	KUNIT_EXPECT_EQ(test, c->want_limit,
+			sis_has_room(&c->room, c->task_util, true));
+}
+
+struct room_order_case {
+	const char *name;
+	int prev, recent;	/* target is CPU 1 */
+	bool prev_llc, recent_llc;	/* they share target's LLC */
+	bool bias;		/* SELECT_BIAS_PREV */
+	int n, want[SIS_ROOM_MAX];
+};
+
+/*
+ * The CPUs the fit tries, in order: target (CPU 1), prev and the recently
+ * used CPU, or prev first with SELECT_BIAS_PREV; prev and recent only in
+ * target's LLC and only once: prev equal to target, or recent equal to
+ * either, is not tried again.
+ */
+static const struct room_order_case room_order_cases[] = {
+	{ "all three",			2, 3, true,  true,  false, 3, { 1, 2, 3 } },
+	{ "all three, bias",		2, 3, true,  true,  true,  3, { 2, 1, 3 } },
+	{ "prev in another LLC",	2, 3, false, true,  false, 2, { 1, 3 } },
+	{ "prev in another LLC, bias",	2, 3, false, true,  true,  2, { 1, 3 } },
+	{ "recent in another LLC, bias", 2, 3, true, false, true,  2, { 2, 1 } },
+	{ "prev is target",		1, 3, true,  true,  false, 2, { 1, 3 } },
+	{ "prev is target, bias",	1, 3, true,  true,  true,  2, { 1, 3 } },
+	{ "recent is prev",		2, 2, true,  true,  true,  2, { 2, 1 } },
+	{ "recent is target",		2, 1, true,  true,  false, 2, { 1, 2 } },
+	{ "target only",		1, 1, true,  true,  true,  1, { 1 } },
+	{ "neither shares the LLC",	2, 3, false, false, true,  1, { 1 } },
+};
+
+KUNIT_ARRAY_PARAM_DESC(room_order, room_order_cases, name);
+
+static void sis_room_order_test(struct kunit *test)
+{
+	const struct room_order_case *c = test->param_value;
+	int cpus[SIS_ROOM_MAX], n, i;
+
+	n = sis_room_order(cpus, 1, c->prev, c->prev_llc, c->recent,
+			   c->recent_llc, c->bias);
+	KUNIT_ASSERT_EQ(test, c->n, n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, c->want[i], cpus[i]);
 }
 
 #ifdef CONFIG_NUMA
@@ -252,6 +311,7 @@ static void task_numa_imb_nr_test(struct kunit *test)
 static struct kunit_case sched_placement_test_cases[] = {
 	KUNIT_CASE_PARAM(sis_idle_scan_depth_test, sis_depth_gen_params),
 	KUNIT_CASE_PARAM(sis_has_room_test, room_gen_params),
+	KUNIT_CASE_PARAM(sis_room_order_test, room_order_gen_params),
 #ifdef CONFIG_NUMA
 	KUNIT_CASE_PARAM(task_numa_imb_nr_test, numa_imb_gen_params),
 	KUNIT_CASE(task_cpus_in_group_test),

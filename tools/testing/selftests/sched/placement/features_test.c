@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The debugfs interface of the task placement switches: the features file,
- * whose bits no longer fit in 32, and the sis_small_llc and sis_scan files.
+ * whose bits no longer fit in 32, and the sis_small_llc, sis_scan and
+ * sis_wake files.
  * Each write must do what it says, and a bad one must fail and change
  * nothing.
  */
@@ -14,11 +15,6 @@
 
 #include "fixture.h"
 #include "loads.h"
-
-static const char * const placement_features[] = {
-	"UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV", "RUNNABLE_BOOST",
-	"NUMA_IMB_PINNED", "SIS_SMALL_LLC",
-};
 
 /*
  * True if the features file @after is @before with only @name changed, to
@@ -78,11 +74,11 @@ TEST_F_TIMEOUT(placement, features_toggle, 60)
 	char names[MAX_FLIPS][64], before[BUF_SIZE], after[BUF_SIZE];
 	int n = 0, high;
 
-	if (!have_features(placement_features, ARRAY_SIZE(placement_features)))
+	if (!have_features(placement_switches, nr_placement_switches))
 		SKIP(return, "a placement switch is missing from %s", FEATURES);
 
-	for (unsigned int i = 0; i < ARRAY_SIZE(placement_features); i++)
-		snprintf(names[n++], sizeof(names[0]), "%s", placement_features[i]);
+	for (int i = 0; i < nr_placement_switches; i++)
+		snprintf(names[n++], sizeof(names[0]), "%s", placement_switches[i]);
 	high = high_features(names + n, MAX_FLIPS - n);
 	for (int i = n; i < n + high; i++)
 		ksft_print_msg("%s is at bit %d\n", names[i], feature_bit(names[i]));
@@ -209,8 +205,8 @@ static long sis_counted(void)
 }
 
 /*
- * sis_small_llc takes one decimal unsigned int per write, sis_scan only 0,
- * which clears its counts. Anything else gets EINVAL, or ERANGE above
+ * sis_small_llc takes one decimal unsigned int per write, sis_scan and
+ * sis_wake only 0, which clears their counts. Anything else gets EINVAL, or ERANGE above
  * UINT_MAX, and changes nothing.
  */
 TEST_F_TIMEOUT(placement, debugfs_bad_input, 60)
@@ -230,8 +226,9 @@ TEST_F_TIMEOUT(placement, debugfs_bad_input, 60)
 	char buf[BUF_SIZE];
 	long counted;
 
-	if (access(SIS_SMALL, W_OK) || access(SIS_SCAN, W_OK))
-		SKIP(return, "no %s or %s", SIS_SMALL, SIS_SCAN);
+	if (access(SIS_SMALL, W_OK) || access(SIS_SCAN, W_OK) ||
+	    access(SIS_WAKE, W_OK))
+		SKIP(return, "no %s, %s or %s", SIS_SMALL, SIS_SCAN, SIS_WAKE);
 	if (write_file(SCHEDSTATS, "1"))
 		SKIP(return, "cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)");
 	if (read_topology() < 2)
@@ -265,6 +262,12 @@ TEST_F_TIMEOUT(placement, debugfs_bad_input, 60)
 	appended_write(_metadata, SIS_SCAN, "0", "0");
 	EXPECT_EQ(0, write_file(SIS_SCAN, "0"));
 	EXPECT_EQ(0, sis_counted());
+
+	/* sis_wake: bad writes fail, 0 clears. */
+	bad_writes(_metadata, SIS_WAKE, scan, ARRAY_SIZE(scan));
+	appended_write(_metadata, SIS_WAKE, "0", "0");
+	EXPECT_EQ(0, write_file(SIS_WAKE, "0"));
+	EXPECT_EQ(0, sis_wake_counted(NULL));
 }
 
 TEST_HARNESS_MAIN

@@ -551,9 +551,9 @@ double busy_prev_moved(void)
 
 /*
  * busy_prev_load() with the wakee allowed on prev and on prev's idle SMT
- * sibling: the base moves the wakee to the sibling, and so must
- * UTIL_FITS_CAPACITY, because an idle CPU sharing the core comes before
- * the room on a busy one.
+ * sibling: the base moves the wakee to the sibling, UTIL_FITS_CAPACITY
+ * keeps it on prev, which has room, and SIS_LIMIT_STACKING moves it to
+ * the sibling again: an idle CPU sharing the core comes first.
  */
 static void idle_sibling_load(void)
 {
@@ -586,8 +586,10 @@ double idle_sibling_moved(void)
  * writes to the wakee's pipe. A pipe write is a sync wakeup, and the
  * waker runs alone on t, so wake_affine() picks t as the target, while p
  * runs the resident, one light task:
- *  - neither switch, or SELECT_BIAS_PREV alone: nothing the wakee may use
- *    is idle, and it goes to target, t;
+ *  - neither switch: nothing the wakee may use is idle, and it goes to
+ *    target, t;
+ *  - SELECT_BIAS_PREV alone: the search finds nothing idle, and the wakee
+ *    stays on prev, p;
  *  - UTIL_FITS_CAPACITY: the wakee has room on target, t, and goes there
  *    (or stays on p when t has no room left);
  *  - both: SELECT_BIAS_PREV tries prev first for the fit, and the wakee

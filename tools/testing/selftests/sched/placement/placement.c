@@ -246,6 +246,40 @@ static void find_feature(const char *name, int *state, int *bit)
 	}
 }
 
+#define PLACEMENT_SWITCH(name, on)	#name,
+const char * const placement_switches[] = {
+#include "switches.h"
+};
+#undef PLACEMENT_SWITCH
+
+#define PLACEMENT_SWITCH(name, on)	on,
+const bool placement_switch_default[] = {
+#include "switches.h"
+};
+#undef PLACEMENT_SWITCH
+
+const int nr_placement_switches = sizeof(placement_switches) /
+				  sizeof(placement_switches[0]);
+
+long sis_wake_counted(const char *name)
+{
+	char buf[BUF_SIZE], line_name[64], *line, *save;
+	unsigned long cnt;
+	long sum = 0;
+
+	if (read_file(SIS_WAKE, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' ||
+		    sscanf(line, "%63s %lu", line_name, &cnt) != 2)
+			continue;
+		if (!name || !strcmp(name, line_name))
+			sum += cnt;
+	}
+	return sum;
+}
+
 int feature_state(const char *name)
 {
 	int state, bit;

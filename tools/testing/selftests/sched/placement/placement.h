@@ -13,6 +13,7 @@
 #define SCHED_DEBUGFS	"/sys/kernel/debug"
 #define FEATURES	SCHED_DEBUGFS "/sched/features"
 #define SIS_SCAN	SCHED_DEBUGFS "/sched/sis_scan"
+#define SIS_WAKE	SCHED_DEBUGFS "/sched/sis_wake"
 #define SIS_SMALL	SCHED_DEBUGFS "/sched/sis_small_llc"
 #define SCHEDSTATS	"/proc/sys/kernel/sched_schedstats"
 #define MAX_CPUS	256
@@ -53,6 +54,17 @@ bool asym_capacity(void);
 bool cpu_offline(int cpu);
 /* 0 or -errno. */
 int cpu_set_online(int cpu, bool on);
+
+/*
+ * The count of @name in sis_wake, or of every line when @name is NULL;
+ * -1 if unreadable.
+ */
+long sis_wake_counted(const char *name);
+
+/* The series' switches and their defaults, from switches.h. */
+extern const char * const placement_switches[];
+extern const bool placement_switch_default[];
+extern const int nr_placement_switches;
 
 /* 1 when @name is on, 0 when it is listed as NO_@name, -1 when absent. */
 int feature_state(const char *name);

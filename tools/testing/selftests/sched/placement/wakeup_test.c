@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture.h"
 #include "loads.h"
@@ -138,17 +139,17 @@ TEST_F_TIMEOUT(placement, util_fits_capacity, 120)
 }
 
 /*
- * The same wakee with prev's idle SMT sibling to go to instead: the switch
- * must not keep it on prev. Moved wakeups per wakeup on LLCs of 8 cores,
- * 10 runs a side, in two runs: 0.458-0.538 on, 0.458-0.500 off (medians
- * 0.500). On a kernel that tried the fit before the sibling, 0.000 on in
- * each run against 0.486-0.500 off. The bar: the median with the switch
- * on within 0.25 of the median with it off.
+ * The same wakee with prev's idle SMT sibling to go to instead. The
+ * original fit keeps it on prev, which has room; SIS_LIMIT_STACKING takes
+ * the idle sibling first. Moved wakeups per wakeup on LLCs of 8 cores, 10
+ * runs a side, with the fit tried before the sibling: 0.000 in each run,
+ * against 0.486-0.500 with the sibling first. The bar: with the limit, a
+ * rate above 0 and at least twice the rate without.
  */
-TEST_F_TIMEOUT(placement, fit_idle_sibling, 120)
+TEST_F_TIMEOUT(placement, limit_idle_sibling, 120)
 {
-	static const char * const f[] = { "UTIL_FITS_CAPACITY" };
-	const char *why = wakeup_skip(f, 1, NULL, true);
+	static const char * const f[] = { "SIS_LIMIT_STACKING" };
+	const char *why = wakeup_skip(f, 1, "UTIL_FITS_CAPACITY", true);
 	double med[2];
 
 	if (why)
@@ -156,12 +157,44 @@ TEST_F_TIMEOUT(placement, fit_idle_sibling, 120)
 	if (llc_cores(nr_cpus - 1) == llc_weight(nr_cpus - 1))
 		SKIP(return, "no SMT siblings");
 	shrink_llc(_metadata, &self->knobs);
-	ASSERT_EQ(0, on_off_medians(f, 1, NULL, idle_sibling_moved,
-				    "wakee with an idle sibling", med));
-	EXPECT_TRUE(fabs(med[1] - med[0]) <= 0.25) {
-		TH_LOG("moved %.3f with the switch, %.3f without: want within 0.25",
+	ASSERT_EQ(0, on_off_medians(f, 1, "UTIL_FITS_CAPACITY",
+				    idle_sibling_moved,
+				    "wakee with an idle sibling, limit on top of fit",
+				    med));
+	EXPECT_TRUE(med[1] > 0 && med[0] <= 0.5 * med[1]) {
+		TH_LOG("moved %.3f with the limit, %.3f without: want at least twice",
 		       med[1], med[0]);
 	}
+}
+
+/*
+ * sis_wake counts the fit's decisions: in the busy-prev scenario, fits
+ * with the switch on, and no count of any kind with both switches off.
+ */
+TEST_F_TIMEOUT(placement, fit_counted, 60)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
+	const char *why = wakeup_skip(f, 2, NULL, true);
+	long fits, off;
+
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(SIS_WAKE, W_OK))
+		SKIP(return, "no %s", SIS_WAKE);
+	ASSERT_EQ(0, set_feature("SELECT_BIAS_PREV", false));
+	ASSERT_EQ(0, set_feature("UTIL_FITS_CAPACITY", true));
+	ASSERT_EQ(0, write_file(SIS_WAKE, "0"));
+	ASSERT_LE(0, busy_prev_moved());
+	fits = sis_wake_counted("fit_target") + sis_wake_counted("fit_prev") +
+	       sis_wake_counted("fit_recent");
+	ASSERT_EQ(0, set_feature("UTIL_FITS_CAPACITY", false));
+	ASSERT_EQ(0, write_file(SIS_WAKE, "0"));
+	ASSERT_LE(0, busy_prev_moved());
+	off = sis_wake_counted(NULL);
+	ksft_print_msg("sis_wake: %ld fits with the switch, %ld counts without\n",
+		       fits, off);
+	EXPECT_LT(0, fits);
+	EXPECT_EQ(0, off);
 }
 
 /*
