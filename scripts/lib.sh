@@ -35,6 +35,19 @@ note() {
 	echo ">> $*" >&2
 }
 
+# series_switches [-d]: the scheduler features the series adds, from their
+# one list, the selftests' switches.h; with -d as the features file shows
+# them at their defaults (NAME or NO_NAME).
+series_switches() {
+	local h=$TOP/tools/testing/selftests/sched/placement/switches.h
+	if [ "${1:-}" = -d ]; then
+		sed -n 's/^PLACEMENT_SWITCH(\([A-Z_]*\), true)$/\1/p
+			s/^PLACEMENT_SWITCH(\([A-Z_]*\), false)$/NO_\1/p' "$h"
+	else
+		sed -n 's/^PLACEMENT_SWITCH(\([A-Z_]*\), .*/\1/p' "$h"
+	fi
+}
+
 # sha256_of FILE: its SHA-256, in hex.
 sha256_of() {
 	sha256sum "$1" | cut -d' ' -f1

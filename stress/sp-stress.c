@@ -57,12 +57,6 @@
 #define CG		"/sys/fs/cgroup"
 #define CGDIR		CG "/sp-stress"
 
-static const char * const switches[] = {
-	"UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV", "RUNNABLE_BOOST",
-	"NUMA_IMB_PINNED", "SIS_SMALL_LLC",
-};
-#define NR_SWITCHES	5
-
 static atomic_int stop;
 static atomic_long errors;
 /*
@@ -246,14 +240,14 @@ static void *toggler(void *arg)
 	unsigned int s = seed * 3;
 	char word[64], before[64], after[64];
 
-	unsigned int cur = 0, all_on = (1u << NR_SWITCHES) - 1;
+	unsigned int cur = 0, all_on = (1u << nr_placement_switches) - 1;
 	char list[BUF_SIZE];
 
 	(void)arg;
 	/* Where the switches start. */
 	if (read_file(FEATURES, list, sizeof(list)) > 0)
-		for (int i = 0; i < NR_SWITCHES; i++) {
-			snprintf(word, sizeof(word), "NO_%s", switches[i]);
+		for (int i = 0; i < nr_placement_switches; i++) {
+			snprintf(word, sizeof(word), "NO_%s", placement_switches[i]);
 			if (!strstr(list, word))
 				cur |= 1u << i;
 		}
@@ -261,11 +255,11 @@ static void *toggler(void *arg)
 		unsigned int set = atomic_load(&phase) == STORM ? rnd(&s) & all_on : all_on;
 
 		/* A toggle is a write that changes the switch. */
-		for (int i = 0; i < NR_SWITCHES; i++) {
+		for (int i = 0; i < nr_placement_switches; i++) {
 			if (!((set ^ cur) & (1u << i)))
 				continue;
 			snprintf(word, sizeof(word), "%s%s",
-				 set & (1u << i) ? "" : "NO_", switches[i]);
+				 set & (1u << i) ? "" : "NO_", placement_switches[i]);
 			if (write_file(FEATURES, word)) {
 				bad("writing %s failed", word);
 				continue;
@@ -508,8 +502,8 @@ static void restore_features(const char *saved)
 
 	snprintf(copy, sizeof(copy), "%s", saved);
 	for (tok = strtok_r(copy, "\n ", &save); tok; tok = strtok_r(NULL, "\n ", &save))
-		for (int i = 0; i < NR_SWITCHES; i++)
-			if (!strcmp(tok + (strncmp(tok, "NO_", 3) ? 0 : 3), switches[i]))
+		for (int i = 0; i < nr_placement_switches; i++)
+			if (!strcmp(tok + (strncmp(tok, "NO_", 3) ? 0 : 3), placement_switches[i]))
 				write_file(FEATURES, tok);
 }
 
@@ -545,10 +539,10 @@ int main(int argc, char **argv)
 			FEATURES, SIS_SMALL, SIS_SCAN);
 		return 1;
 	}
-	for (int i = 0; i < NR_SWITCHES; i++)
-		if (!strstr(feat0, switches[i])) {
+	for (int i = 0; i < nr_placement_switches; i++)
+		if (!strstr(feat0, placement_switches[i])) {
 			fprintf(stderr, "error: %s is not in %s: kernel without the series\n",
-				switches[i], FEATURES);
+				placement_switches[i], FEATURES);
 			return 1;
 		}
 	read_topology();

@@ -12,7 +12,7 @@ host_preflight() {
 		die "HOST=1 writes the running kernel's sched features: run it as root (sudo make ... HOST=1)"
 	[ -r "$SCHED_FEATURES" ] ||
 		die "no $SCHED_FEATURES: mount debugfs (mount -t debugfs none /sys/kernel/debug), on a kernel with CONFIG_SCHED_DEBUG"
-	for f in $SERIES_SWITCHES; do
+	for f in $(series_switches); do
 		feature_known "$f" || missing="$missing $f"
 	done
 	[ -z "$missing" ] ||

@@ -24,7 +24,9 @@ mkdir -p "$sys/devices/system/node/node0" "$dbg/sched/domains/cpu0/domain0"
 echo 0-1 >"$sys/devices/system/node/node0/cpulist"
 echo MC >"$dbg/sched/domains/cpu0/domain0/name"
 printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nprocessor\t: 1\n' >"$t/cpuinfo"
-features="GENTLE_FAIR_SLEEPERS NO_HRTICK UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV RUNNABLE_BOOST NUMA_IMB_PINNED NO_SIS_SMALL_LLC SIS_UTIL"
+# The series' switches at their defaults, but UTIL_FITS_CAPACITY on, so that
+# a restore to the defaults would show.
+features="GENTLE_FAIR_SLEEPERS NO_HRTICK $(series_switches -d | sed 's/^NO_UTIL_FITS_CAPACITY$/UTIL_FITS_CAPACITY/' | xargs) SIS_UTIL"
 echo "$features" >"$dbg/sched/features"
 export SP_SYSFS=$sys SP_DEBUGFS=$dbg SP_CPUINFO=$t/cpuinfo SP_RESULTS=$t/results HOST=1
 bench() { env REPS=2 PIPE_LOOPS=2000 "$@" "$TOP/scripts/bench.sh"; }

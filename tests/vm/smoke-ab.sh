@@ -29,12 +29,9 @@ sed 's/^/# /' "$t/table"
 for m in time_s migrations ctxsw cpus_utilised wait_us; do
 	grep -q "^Amean $m " "$t/table" || fail "no $m row"
 done
-# The series' switches for existing behaviour are present and on by default.
-for f in RUNNABLE_BOOST NUMA_IMB_PINNED; do
-	tr ' ' '\n' <"$t/before" | grep -qx "$f" || fail "$f missing or not on by default: $(cat "$t/before")"
+# The series' switches are present at their defaults (switches.h): on for
+# existing behaviour, off for the new heuristics.
+for f in $(series_switches -d); do
+	tr ' ' '\n' <"$t/before" | grep -qx "$f" || fail "${f#NO_} missing or not at its default ($f): $(cat "$t/before")"
 done
-# The new heuristics are off by default.
-for f in SIS_SMALL_LLC UTIL_FITS_CAPACITY SELECT_BIAS_PREV; do
-	tr ' ' '\n' <"$t/before" | grep -qx "NO_$f" || fail "$f missing or not off by default: $(cat "$t/before")"
-done
-echo "# defaults: $(tr ' ' '\n' <"$t/before" | grep -E 'RUNNABLE_BOOST|NUMA_IMB_PINNED|SIS_UTIL|SIS_SMALL_LLC|UTIL_FITS_CAPACITY|SELECT_BIAS_PREV' | xargs)"
+echo "# defaults: $(series_switches -d | xargs)"
