@@ -103,8 +103,10 @@ history) baseopt=(--base="$base") ;;
 pinned) basetext="Base: Linux $(base_get VERSION) as Debian ships it ($(base_get PACKAGE) $(base_get PKG_VERSION), the release with Debian's patches applied), imported without history, so no base-commit: is given." ;;
 *) note "the base $(git -C "$tree" rev-parse --short "$base") has no history: no base-commit: in the cover letter; name the base in series/cover-letter" ;;
 esac
+# An RFC: the switches are an instrument for measuring, not a proposal to
+# merge as they stand ([RFC PATCH 00/14], [RFC PATCH 01/14], ...).
 git -C "$tmp/sign.git" format-patch -q --cover-letter "${baseopt[@]}" --no-signature \
-	-o "$tmp/out" "$base..$parent"
+	--subject-prefix='RFC PATCH' -o "$tmp/out" "$base..$parent"
 # Nothing of a placeholder identity may reach the mail: every address in
 # it (headers, folded or not, trailers, MAINTAINERS lines) must be one that
 # can receive mail, the test sender's aside.
