@@ -72,13 +72,16 @@ if [ -n "$sweep" ]; then
 fi
 
 raw=$1 png=$2 title=${3:-A/B} la=${4:-A} lb=${5:-B}
-# One data file per metric and side: "run-number value".
+# One data file per metric and side: "run-number value". A metric that is 0
+# in every run of both sides (a decision no run took) gets no panel, as it
+# gets no row in bench/stats' table.
 awk -v d="$d" '$1 ~ /^[AB]$/ && NF == 3 {
 		k = $2 "." $1; n[k]++
 		print n[k], $3 > (d "/" k)
 		if (!($2 in seen)) { seen[$2] = 1; order[++m] = $2 }
+		if ($3 + 0 != 0) nonzero[$2] = 1
 	}
-	END { for (i = 1; i <= m; i++) print order[i] > (d "/metrics") }' "$raw"
+	END { for (i = 1; i <= m; i++) if (order[i] in nonzero) print order[i] > (d "/metrics") }' "$raw"
 [ -s "$d/metrics" ] || { echo "error: $raw has no 'A|B METRIC VALUE' lines to plot" >&2; exit 1; }
 run_panel() {
 	echo "stats '$d/$1.A' using 2 name 'SA' nooutput"

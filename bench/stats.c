@@ -28,7 +28,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 
-#define MAX_METRICS 32
+#define MAX_METRICS 64
 #define MAX_RUNS 1024
 
 struct side {
@@ -41,6 +41,7 @@ struct metric {
 	struct side s[2];	/* 0 = A, 1 = B */
 	double chg, cva, cvb, ratio, mb;	/* as printed in the Amean row */
 	int neutral;				/* -H ~NAME: no better or worse */
+	int zero;				/* 0 in every run of both sides */
 };
 
 static struct metric metrics[MAX_METRICS];
@@ -104,23 +105,44 @@ static double p_value(const struct side *a, const struct side *b)
  * -H's comma-separated list: the metrics where higher is better, and, with a
  * leading '~', those that are neither better nor worse either way (a share
  * of wakeups, say): their change has no sign of better, and prints as "-".
+ * An entry ending in '*' names every metric that starts with what is before
+ * it (~wake_*: the wakeup decisions ab-run.sh counts).
  */
 static const char *higher = "";
 
 static int listed(const char *name, int tilde)
 {
-	size_t n = strlen(name);
 	const char *p = higher;
 
-	while ((p = strstr(p, name))) {
-		const char *start = p - tilde;
+	while (*p) {
+		size_t len = strcspn(p, ","), n = len;
+		int t = *p == '~';
+		const char *e = p + t;
 
-		if (start >= higher && (!tilde || *start == '~') &&
-		    (start == higher || start[-1] == ',') && (p[n] == ',' || !p[n]))
-			return 1;
-		p += n;
+		n -= t;
+		if (t == tilde) {
+			if (n && e[n - 1] == '*') {
+				if (!strncmp(name, e, n - 1))
+					return 1;
+			} else if (strlen(name) == n && !strncmp(name, e, n)) {
+				return 1;
+			}
+		}
+		p += len + (p[len] == ',');
 	}
 	return 0;
+}
+
+/* True if every run of both sides is 0: a decision never taken. */
+static int all_zero(const struct metric *m)
+{
+	int s, i;
+
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < m->s[s].n; i++)
+			if (m->s[s].v[i])
+				return 0;
+	return 1;
 }
 
 static int higher_is_better(const char *name)
@@ -136,7 +158,7 @@ static int neutral(const char *name)
 int main(int argc, char **argv)
 {
 	const char *la = "A", *lb = "B", *csv = NULL, *rcase = NULL;
-	int min_runs = 2, line = 0, opt, i, bad = 0;
+	int min_runs = 2, line = 0, opt, i, bad = 0, nr_zero = 0;
 	char side[16], name[64];
 	double val;
 	FILE *c = NULL;
@@ -220,13 +242,18 @@ int main(int argc, char **argv)
 		m->ratio = mb ? ma / mb : 0;
 		m->mb = mb;
 		m->neutral = neutral(m->name);
-		if (m->neutral)
+		m->zero = all_zero(m);
+		if (m->zero)
+			nr_zero++;
+		else if (m->neutral)
 			printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %9s ",
 			       m->name, mb, cvb, ma, cva, "-");
 		else
 			printf("Amean %-10s %12.4f (%6.2f%%) %12.4f (%6.2f%%) %8.2f%% ",
 			       m->name, mb, cvb, ma, cva, chg);
-		if (isnan(p))
+		if (m->zero)
+			;
+		else if (isnan(p))
 			printf("%7s \n", "-");
 		else
 			printf("%7.4f %s\n", p, p < 0.05 ? "*" : "");
@@ -246,12 +273,19 @@ int main(int argc, char **argv)
 	}
 	printf("(n=%d and %d runs of %s and %s; change: positive = %s better; p: Welch's t-test, two-sided; * = p<0.05)\n",
 	       metrics[0].s[1].n, metrics[0].s[0].n, lb, la, la);
+	if (nr_zero) {
+		printf("(0 in every run of both, not shown:");
+		for (i = 0; i < nr_metrics; i++)
+			if (metrics[i].name[0] && metrics[i].zero)
+				printf(" %s", metrics[i].name);
+		printf(")\n");
+	}
 	printf("Normalized to %s: mean ratio [%% improvement](CV)\n", lb);
 	for (i = 0; i < nr_metrics; i++) {
 		struct metric *m = &metrics[i];
 		int w;
 
-		if (!m->name[0])
+		if (!m->name[0] || m->zero)
 			continue;
 		w = printf("  %s%s%s", rcase ? rcase : "", rcase ? " " : "", m->name);
 		if (!m->mb) {	/* no ratio to a mean of 0 */

@@ -18,7 +18,7 @@ echo "$out" | grep -qE '^  4-groups time_s +1\.00 \[  0\.00\]\(  5\.00\)   +0\.5
 grep -qx 'time_s,A,3,1,10.00,50.00,0.000255,1' "$t/csv" || fail "CSV row wrong: $(cat "$t/csv")"
 # A side whose mean is 0 (no sample past cyclictest's histogram, say) has no
 # ratio: its normalized row says so instead of printing 0.00.
-out=$(printf 'A over 0\nB over 0\nA over 0\nB over 0\n' | "$S" -m 2)
+out=$(printf 'A over 1\nB over 0\nA over 1\nB over 0\n' | "$S" -m 2)
 echo "$out" | grep -qE '^  over +- \[     -\]\(  0\.00\) +- \[     -\]\(  0\.00\)$' || fail "zero-mean normalized row wrong: $out"
 # Unequal sizes and variances: Welch's df is 5.52, p 0.0691: not significant.
 out=$(printf 'A x 1\nA x 2\nA x 3\nA x 4\nB x 2\nB x 4\nB x 6\nB x 8\nB x 10\n' | "$S")
@@ -36,5 +36,14 @@ echo "$out" | grep -qE '^Amean rps .* +47\.62% ' || fail "higher-is-better row w
 echo "$out" | grep -qE '^Amean share .* +- +0\.0194 \*$' || fail "neutral row wrong: $out"
 echo "$out" | grep -qE '^  share +1\.00 \[ +-\]\( 12\.86\) +1\.91 \[ +-\]' || fail "neutral normalized row wrong: $out"
 grep -qx 'share,A,2,10.5,6.73,,0.019419,1' "$t/neutral.csv" || fail "neutral CSV row wrong: $(cat "$t/neutral.csv")"
+# A metric that is 0 in every run of both sides (a decision no run took)
+# gets no row, only a mention; "~wake_*" makes every wake_ metric neutral,
+# and no other.
+out=$(printf 'A wake_fit 4\nB wake_fit 0\nA wake_fit 6\nB wake_fit 0\nA wake_no 0\nB wake_no 0\nA wake_no 0\nB wake_no 0\nA wakes 2\nB wakes 1\nA wakes 2\nB wakes 1\n' |
+	"$S" -H '~wake_*')
+echo "$out" | grep -qE '^Amean wake_fit .* +- +0\.[0-9]+ ' || fail "wake_fit not neutral: $out"
+echo "$out" | grep -qE '^Amean wakes .* -100\.00% ' || fail "wakes taken for a wake_ metric: $out"
+echo "$out" | grep -q 'wake_no ' && fail "an all-zero metric has a row: $out"
+echo "$out" | grep -qx '(0 in every run of both, not shown: wake_no)' || fail "no mention of the all-zero metric: $out"
 expect_error 1 "not 'A\|B METRIC VALUE'" -- sh -c "echo garbage | $S"
 expect_error 1 "need 2 per side" -- sh -c "echo 'A x 1' | $S"
