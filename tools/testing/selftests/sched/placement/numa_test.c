@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NUMA_IMB_PINNED: the cap on the NUMA imbalance a node may take at fork
- * applies only to tasks that may run on all CPUs. Without it, the threads
- * of a task pinned to a few CPUs of two nodes stack on the first node.
+ * NUMA_IMB_PINNED: the NUMA imbalance a node may take at fork is capped at
+ * the number of CPUs the task may use there, which matters for a task
+ * pinned to a few of them. Without the cap, the threads of a task pinned
+ * to a few CPUs of two nodes stack on the first node.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
