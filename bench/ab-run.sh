@@ -14,9 +14,15 @@
 # Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats:
 # perf stat's migrations, context switches and CPUs used, the wait per
 # timeslice of every task (wait_us, from /proc/schedstat), the workload's
-# own time (hackbench, perf bench), and any "sp-metric: NAME VALUE" line
-# it prints (bench/latency.sh, bench/tbench.sh).
-# The features file is restored on exit, whatever happens.
+# own time (hackbench, perf bench), any "sp-metric: NAME VALUE" line it
+# prints (bench/latency.sh, bench/tbench.sh), and, on a kernel of the
+# series, the wakeups each placement switch decided in the run (wake_NAME,
+# one per line of sched/sis_wake, counted with schedstats on for both
+# sides), and where the tasks went (bench/where.awk: migrations to an SMT
+# sibling, in the LLC, in the node, to another node, and the share of
+# wakeups on the CPU last used, from tracefs' sched events; SP_WHERE=0
+# leaves them out). The features file, kernel.sched_schedstats and the
+# tracing state are restored on exit, whatever happens.
 set -euo pipefail
 feat="" side="" reps=5 warm=1
 while getopts "f:s:n:w:" o; do
@@ -31,6 +37,8 @@ done
 shift $((OPTIND - 1))
 [ -n "$feat$side" ] && [ $# -gt 0 ] || { echo "usage: ab-run.sh -f FEATURE|-s SIDE [-n REPS] [-w WARMUP] -- WORKLOAD..." >&2; exit 2; }
 case $side in "" | A | B) ;; *) echo "error: -s takes A or B, not '$side'" >&2; exit 2 ;; esac
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "error: -n $reps: want a positive whole number of runs per side" >&2; exit 2; }
+[[ $warm =~ ^[0-9]+$ ]] || { echo "error: -w $warm: want a whole number of warm-up pairs" >&2; exit 2; }
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -52,19 +60,63 @@ command -v perf >/dev/null || { echo "error: perf not found; install linux-perf 
 sched_wait() {
 	awk '$1 ~ /^cpu[0-9]+$/ { d += $9; n += $10 } END { if (n) print d, n }' /proc/schedstat 2>/dev/null || true
 }
+# The switches' decision counts: sis_wake counts while schedstats are on,
+# so they are on for every run of both sides and put back after.
+SIS_WAKE=${SP_DEBUGFS:-/sys/kernel/debug}/sched/sis_wake
+SCHEDSTATS=${SP_PROCSYS:-/proc/sys}/kernel/sched_schedstats
+schedstats0=
+if [ -w "$SIS_WAKE" ] && [ -w "$SCHEDSTATS" ]; then
+	schedstats0=$(cat "$SCHEDSTATS")
+	echo 1 >"$SCHEDSTATS"
+fi
+# Where the tasks went: the scheduler's migrate, waking and wakeup events,
+# system-wide (the guest runs nothing else; where.awk leaves kernel
+# threads out), classed by this machine's topology. Skipped without
+# tracefs or its sched events.
+T=${SP_TRACEFS:-/sys/kernel/tracing}
+[ -e "$T/trace" ] || [ -n "${SP_TRACEFS:-}" ] || mount -t tracefs none "$T" 2>/dev/null || true
+WHERE_EVENTS="sched_migrate_task sched_waking sched_wakeup"
+where=
+if [ "${SP_WHERE:-1}" = 1 ] && [ -w "$T/trace" ] && [ -d "$T/events/sched/sched_migrate_task" ]; then
+	where=$(mktemp -d)
+	"$(dirname "$0")/topology.sh" >"$where/topology"
+	cat "$T/tracing_on" >"$where/tracing_on"
+	for e in $WHERE_EVENTS; do cat "$T/events/sched/$e/enable" >"$where/$e"; done
+fi
+where_stop() { # the events off, then as they were before the A/B
+	local e
+	echo 0 >"$T/tracing_on"
+	for e in $WHERE_EVENTS; do echo 0 >"$T/events/sched/$e/enable"; done
+}
+where_restore() {
+	local e
+	for e in $WHERE_EVENTS; do cat "$where/$e" >"$T/events/sched/$e/enable"; done
+	: >"$T/trace"
+	cat "$where/tracing_on" >"$T/tracing_on"
+	rm -rf "$where"
+}
 tmp=$(mktemp)
-cleanup_on_exit 'restore_features; rm -f "$tmp"'
+cleanup_on_exit 'restore_features; [ -z "$schedstats0" ] || echo "$schedstats0" >"$SCHEDSTATS"; [ -z "$where" ] || { where_stop; where_restore; }; rm -f "$tmp"'
 one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	local f
 	if [ $# -gt 1 ]; then
 		for f in "${feats[@]}"; do feature_write "$2${f#NO_}"; done
 	fi
 	local out w0 w1
+	[ -z "$schedstats0" ] || echo 0 >"$SIS_WAKE"
+	if [ -n "$where" ]; then
+		: >"$T/trace"
+		for f in $WHERE_EVENTS; do echo 1 >"$T/events/sched/$f/enable"; done
+		echo 1 >"$T/tracing_on"
+	fi
 	w0=$(sched_wait)
 	out=$(perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
 		{ echo "error: workload failed: $out" >&2; exit 1; }
 	w1=$(sched_wait)
+	[ -z "$where" ] || where_stop
 	[ "$i" -lt "$warm" ] && return
+	[ -z "$where" ] || awk -v side="$1" -f "$(dirname "$0")/where.awk" "$where/topology" "$T/trace"
+	[ -z "$schedstats0" ] || awk -v s="$1" '/^[a-z_]+ [0-9]+$/ { print s, "wake_" $1, $2 }' "$SIS_WAKE"
 	# The wait of a task runnable but not running, per timeslice: how
 	# stacking shows, where migrations show how it is avoided.
 	[ -z "$w0" ] || [ -z "$w1" ] || awk -v s="$1" -v a="$w0" -v b="$w1" 'BEGIN {

@@ -25,8 +25,6 @@ cleanup_on_exit() {
 # /sys/kernel/debug: a fake tree of the tests, whose features file is a
 # plain file.
 SCHED_FEATURES=${SP_DEBUGFS:-/sys/kernel/debug}/sched/features
-# The switches the series adds: a kernel without them is not the series'.
-SERIES_SWITCHES="UTIL_FITS_CAPACITY SELECT_BIAS_PREV RUNNABLE_BOOST NUMA_IMB_PINNED SIS_SMALL_LLC"
 save_features() {
 	[ -r "$SCHED_FEATURES" ] || [ -n "${SP_DEBUGFS:-}" ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
 	saved_features=$(cat "$SCHED_FEATURES" 2>/dev/null || true)
@@ -102,9 +100,13 @@ need_gnuplot() {
 		{ echo "error: gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)" >&2; return 1; }
 }
 
+# Runs per side of an A/B when REPS does not say (make, make bench, make
+# jobs): enough for the headline's migration cut to show at p < 0.05 under
+# the emulator, whose run-to-run spread is 15-25%.
+AB_REPS=12
 # The metrics of ab-run.sh's own where higher is better (bench/stats -H);
 # bench/sets adds those of each set's workload.
-AB_HIGHER=cpus_utilised
+AB_HIGHER='cpus_utilised,~wake_*'
 # ab_meta FILE TITLE A B ALSO RUNS HIGHER WORKLOAD: what an A/B was, for
 # bench/report.sh: its title, the two sides' labels, the switch on in both
 # (or nothing), the runs per side, the higher-is-better metrics and the
