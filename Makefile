@@ -25,8 +25,8 @@ export KSRC KERNEL_TARBALL FLAVOR HOST
 HOST ?= 0
 ##   SETS='...'            make bench's A/B sets (listed below; bench/sets)
 SETS ?=
-##   REPS=N                runs per side of each A/B (make bench: 12; make: scripts/main.sh's default)
-REPS ?= 12
+##   REPS=N                runs per side of each A/B (default: AB_REPS of bench/lib.sh, 12)
+REPS ?=
 ##   RUNS, TESTS, EXCLUDE  make kselftest-repeat: passes, tests to run (default all), tests to leave out
 RUNS ?= 20
 TESTS ?=
@@ -40,7 +40,7 @@ STRESS_FLAVOR ?= debug
 ##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench base-vs-series stress jobs deb check check-full tools clean
+.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench bench-check base-vs-series stress jobs deb check check-full tools clean
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
@@ -88,8 +88,12 @@ kselftest: kernel ## boot KSELFTEST_PRESET and run the series' kselftests with r
 kselftest-repeat: kernel ## the kselftests' flake rate: RUNS passes over TESTS in one boot
 	@scripts/kselftest-repeat.sh -p $(KSELFTEST_PRESET) -n $(RUNS) $(addprefix -x ,$(EXCLUDE)) $(TESTS)
 
-bench: $(if $(filter 1,$(HOST)),,kernel) tools ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)
-	@REPS=$(REPS) SETS='$(SETS)' scripts/bench.sh
+bench: bench-check $(if $(filter 1,$(HOST)),,kernel) tools ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)
+	@REPS='$(REPS)' SETS='$(SETS)' scripts/bench.sh
+
+# make bench's input, checked before the kernel is built.
+bench-check:
+	@REPS='$(REPS)' SETS='$(SETS)' scripts/bench.sh --check
 
 base-vs-series: kernel tools ## base kernel against patched kernel, switches at defaults, alternating boots
 	@scripts/base-vs-series.sh
@@ -108,7 +112,7 @@ tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream build/bin/sp-schb
 KSFT_PLACEMENT := tools/testing/selftests/sched/placement
 STREAM_H := $(KSFT_PLACEMENT)/stream.h
 
-build/bin/sp-stress: stress/sp-stress.c $(KSFT_PLACEMENT)/placement.c $(KSFT_PLACEMENT)/placement.h $(STREAM_H) | deps-auto
+build/bin/sp-stress: stress/sp-stress.c $(KSFT_PLACEMENT)/placement.c $(KSFT_PLACEMENT)/placement.h $(KSFT_PLACEMENT)/switches.h $(STREAM_H) | deps-auto
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $(filter %.c,$^) -lpthread
 

@@ -18,18 +18,27 @@ set -euo pipefail
 . "$TOP/scripts/lib/vm-run.sh"
 . "$TOP/scripts/lib/host.sh"
 PRESET=${PRESET:-zen3}
-REPS=${REPS:-12}
+REPS=${REPS:-$AB_REPS}
 read -ra sets <<<"${SETS:-}"
 # The loop counts series-ab.sh takes from its environment, passed to the guest.
 envs=(env)
 for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
+# Bad input stops here, before anything is booted: runs, preset and every
+# set's name (without this machine's checks, which the guest makes).
+need_reps "$REPS"
 if [ "${HOST:-0}" = 1 ]; then
 	host_preflight
 	# Every set is checked before the results directory is made.
 	"$TOP/bench/series-ab.sh" -d "${sets[@]}" >/dev/null
 else
+	need_preset "$PRESET"
+	"$TOP/bench/series-ab.sh" -D "${sets[@]}" >/dev/null
+fi
+# --check: the input only (make bench runs it before building the kernel).
+[ "${1:-}" != --check ] || exit 0
+if [ "${HOST:-0}" != 1 ]; then
 	# BENCH_KERNEL: another bzImage of the series (an earlier build, say).
 	kernel=${BENCH_KERNEL:-$BUILD/kbuild-vm/arch/x86/boot/bzImage}
 	[ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"

@@ -12,7 +12,7 @@
 #                     set (run names SET-A and SET-B), then compare-kernels.sh
 #   README            how to run each, and the sets left out and why
 #
-#   [JOB_SETS='both-g4 ...'] [REPS=10] [LLC_CPUS=16] [JOBS_OUT=out/jobs] jobs.sh
+#   [JOB_SETS='both-g4 ...'] [REPS=12] [LLC_CPUS=16] [JOBS_OUT=out/jobs] jobs.sh
 #
 # The workload comes from series-ab.sh -D, so its knobs are the bench's
 # (HB_LOOPS, TBENCH_SECS, SCHBENCH_SECS, PIPE_LOOPS, MSG_LOOPS). REPS runs per
@@ -25,7 +25,7 @@ set -euo pipefail
 # The sets the changelogs and the cover letter cite, and the reviewers'
 # latency load.
 read -ra sets <<<"${JOB_SETS:-both-g1 both-g4 fit-g4 tbench-64 boost schbench-2 stream-10}"
-reps=${REPS:-10} llc=${LLC_CPUS:-16}
+reps=${REPS:-$AB_REPS} llc=${LLC_CPUS:-16}
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS=$reps: want a positive number of runs per side"
 [[ $llc =~ ^[1-9][0-9]*$ ]] || die "LLC_CPUS=$llc: want the CPUs of one LLC of the target machine"
 defs=$("$TOP/bench/series-ab.sh" -D "${sets[@]}") || exit

@@ -35,6 +35,31 @@ note() {
 	echo ">> $*" >&2
 }
 
+# need_reps N: N runs per side is a positive whole number, else stop
+# naming the fix. Checked on the host before anything is built or booted.
+need_reps() {
+	[[ $1 =~ ^[1-9][0-9]*$ ]] || die "REPS=$1: want a positive whole number of runs per side (e.g. REPS=$AB_REPS)"
+}
+
+# need_preset NAME: NAME is a preset of scripts/presets, else stop (exit 2)
+# listing them.
+need_preset() {
+	awk -v p="$1" '$1 == p { found = 1 } END { exit !found }' "$TOP/scripts/presets" && return
+	echo "error: unknown preset '$1'; known presets: $(awk '!/^#/ && NF {printf "%s ", $1}' "$TOP/scripts/presets")" >&2
+	exit 2
+}
+
+# need_tree_features NAME...: each NAME (NO_ allowed) is a sched feature of
+# build/linux's kernel/sched/features.h, the tree the guest kernel is built
+# from, else stop naming it and the features there.
+need_tree_features() {
+	local h=$BUILD/linux/kernel/sched/features.h f
+	for f; do
+		grep -qE "^SCHED_FEAT\(${f#NO_}, (true|false)\)" "$h" ||
+			die "unknown sched feature '$f': build/linux/kernel/sched/features.h has $(sed -n 's/^SCHED_FEAT(\([A-Z0-9_]*\),.*/\1/p' "$h" | xargs)"
+	done
+}
+
 # series_switches [-d]: the scheduler features the series adds, from their
 # one list, the selftests' switches.h; with -d as the features file shows
 # them at their defaults (NAME or NO_NAME).

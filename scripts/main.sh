@@ -3,26 +3,33 @@
 # build/linux, build the VM kernel, boot the default preset, print the guest
 # topology and an interleaved A/B table. Results land in results/. HOST=1 runs
 # the A/B on this machine's running kernel instead (scripts/lib/host.sh).
-#   [HOST=1] PRESET=zen3 REPS=5 FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...'
+#   [HOST=1] PRESET=zen3 REPS=$AB_REPS FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...'
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
 . "$TOP/scripts/lib/host.sh"
 PRESET=${PRESET:-zen3}
-REPS=${REPS:-5}
+REPS=${REPS:-$AB_REPS}
 # The series' headline: its two wakeup switches together against neither.
 FEATURE=${FEATURE:-UTIL_FITS_CAPACITY,SELECT_BIAS_PREV}
 # The original posting's hackbench (groups of 20, 100-byte messages), with
-# 80 tasks on zen3's 64 CPUs.
-WORKLOAD=${WORKLOAD:-hackbench -g 4 -f 10 -s 100 -l 1000 --threads --pipe}
+# 80 tasks on zen3's 64 CPUs: make bench's set both-g4.
+WORKLOAD=${WORKLOAD:-hackbench -g 4 -f 10 -s 100 -l 500 --threads --pipe}
 
 on=${FEATURE//,/+} off=NO_${FEATURE//,/+NO_}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
+IFS=, read -ra feats <<<"$FEATURE"
+# Bad input stops here, before anything is built or booted.
+need_reps "$REPS"
+[ "${HOST:-0}" = 1 ] || need_preset "$PRESET"
 if [ "${HOST:-0}" = 1 ]; then
 	# This machine's running kernel: refused, with nothing changed,
 	# without root, debugfs or the series' switches.
 	host_preflight
+	for f in "${feats[@]}"; do
+		feature_known "$f" || die "unknown sched feature '$f'; this kernel has: $(sed 's/NO_//g' "$SCHED_FEATURES")"
+	done
 	need_gnuplot || exit 1
 	results_begin "$stamp-host-${FEATURE//,/+}"
 	out=$RESULTS where=host
@@ -31,10 +38,13 @@ if [ "${HOST:-0}" = 1 ]; then
 	"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD >"$out/ab.raw"
 else
 	"$TOP/scripts/mktree.sh"
+	need_tree_features "${feats[@]}"
 	kernel=$("$TOP/scripts/build-kernel.sh")
 	results_begin "$stamp-$PRESET-${FEATURE//,/+}"
 	out=$RESULTS where=$PRESET
-	VM_KEEP=$out/vm vm_run "$out/ab.raw" -p "$PRESET" -k "$kernel" -- \
+	# A pair of runs takes up to half a minute on zen3 under TCG; the
+	# guest gets that for each pair, the warm-up's included, and the boot.
+	VM_KEEP=$out/vm vm_run "$out/ab.raw" -p "$PRESET" -k "$kernel" -t "$((300 + 30 * (REPS + 1)))" -- \
 		"$TOP/bench/ab-run.sh" -f "$FEATURE" -n "$REPS" -w 1 -- $WORKLOAD
 fi
 ab_meta "$out/ab.meta" "$FEATURE A/B" "$on" "$off" "" "$REPS" "$AB_HIGHER" "$WORKLOAD"

@@ -45,11 +45,8 @@ shift $((OPTIND - 1))
 [ $# -gt 0 ] || usage
 
 # Topology from the preset.
-read -r _ sockets dies cores threads cpu < <(awk -v p="$preset" '$1 == p' "$TOP/scripts/presets") || true
-if [ -z "${sockets:-}" ]; then
-	echo "error: unknown preset '$preset'; known presets: $(awk '!/^#/ && NF {printf "%s ", $1}' "$TOP/scripts/presets")" >&2
-	exit 2
-fi
+need_preset "$preset"
+read -r _ sockets dies cores threads cpu < <(awk -v p="$preset" '$1 == p' "$TOP/scripts/presets")
 cpu=${VM_CPU:-${cpu:-intel}}
 case $cpu in
 intel | amd) ;;
