@@ -66,10 +66,10 @@ need_tree_features() {
 series_switches() {
 	local h=$TOP/tools/testing/selftests/sched/placement/switches.h
 	if [ "${1:-}" = -d ]; then
-		sed -n 's/^PLACEMENT_SWITCH(\([A-Z_]*\), true)$/\1/p
-			s/^PLACEMENT_SWITCH(\([A-Z_]*\), false)$/NO_\1/p' "$h"
+		sed -n 's/^\t{ "\([A-Z0-9_]*\)",\t*true },$/\1/p
+			s/^\t{ "\([A-Z0-9_]*\)",\t*false },$/NO_\1/p' "$h"
 	else
-		sed -n 's/^PLACEMENT_SWITCH(\([A-Z_]*\), .*/\1/p' "$h"
+		sed -n 's/^\t{ "\([A-Z0-9_]*\)",.*/\1/p' "$h"
 	fi
 }
 

@@ -247,7 +247,7 @@ static void *toggler(void *arg)
 	/* Where the switches start. */
 	if (read_file(FEATURES, list, sizeof(list)) > 0)
 		for (int i = 0; i < nr_placement_switches; i++) {
-			snprintf(word, sizeof(word), "NO_%s", placement_switches[i]);
+			snprintf(word, sizeof(word), "NO_%s", placement_switches[i].name);
 			if (!strstr(list, word))
 				cur |= 1u << i;
 		}
@@ -259,7 +259,7 @@ static void *toggler(void *arg)
 			if (!((set ^ cur) & (1u << i)))
 				continue;
 			snprintf(word, sizeof(word), "%s%s",
-				 set & (1u << i) ? "" : "NO_", placement_switches[i]);
+				 set & (1u << i) ? "" : "NO_", placement_switches[i].name);
 			if (write_file(FEATURES, word)) {
 				bad("writing %s failed", word);
 				continue;
@@ -503,7 +503,7 @@ static void restore_features(const char *saved)
 	snprintf(copy, sizeof(copy), "%s", saved);
 	for (tok = strtok_r(copy, "\n ", &save); tok; tok = strtok_r(NULL, "\n ", &save))
 		for (int i = 0; i < nr_placement_switches; i++)
-			if (!strcmp(tok + (strncmp(tok, "NO_", 3) ? 0 : 3), placement_switches[i]))
+			if (!strcmp(tok + (strncmp(tok, "NO_", 3) ? 0 : 3), placement_switches[i].name))
 				write_file(FEATURES, tok);
 }
 
@@ -540,9 +540,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < nr_placement_switches; i++)
-		if (!strstr(feat0, placement_switches[i])) {
+		if (!strstr(feat0, placement_switches[i].name)) {
 			fprintf(stderr, "error: %s is not in %s: kernel without the series\n",
-				placement_switches[i], FEATURES);
+				placement_switches[i].name, FEATURES);
 			return 1;
 		}
 	read_topology();

@@ -74,11 +74,13 @@ TEST_F_TIMEOUT(placement, features_toggle, 60)
 	char names[MAX_FLIPS][64], before[BUF_SIZE], after[BUF_SIZE];
 	int n = 0, high;
 
-	if (!have_features(placement_switches, nr_placement_switches))
-		SKIP(return, "a placement switch is missing from %s", FEATURES);
-
-	for (int i = 0; i < nr_placement_switches; i++)
-		snprintf(names[n++], sizeof(names[0]), "%s", placement_switches[i]);
+	for (int i = 0; i < nr_placement_switches; i++) {
+		if (feature_state(placement_switches[i].name) < 0)
+			SKIP(return, "%s is missing from %s",
+			     placement_switches[i].name, FEATURES);
+		snprintf(names[n++], sizeof(names[0]), "%s",
+			 placement_switches[i].name);
+	}
 	high = high_features(names + n, MAX_FLIPS - n);
 	for (int i = n; i < n + high; i++)
 		ksft_print_msg("%s is at bit %d\n", names[i], feature_bit(names[i]));

@@ -246,17 +246,7 @@ static void find_feature(const char *name, int *state, int *bit)
 	}
 }
 
-#define PLACEMENT_SWITCH(name, on)	#name,
-const char * const placement_switches[] = {
 #include "switches.h"
-};
-#undef PLACEMENT_SWITCH
-
-#define PLACEMENT_SWITCH(name, on)	on,
-const bool placement_switch_default[] = {
-#include "switches.h"
-};
-#undef PLACEMENT_SWITCH
 
 const int nr_placement_switches = sizeof(placement_switches) /
 				  sizeof(placement_switches[0]);

@@ -62,8 +62,12 @@ int cpu_set_online(int cpu, bool on);
 long sis_wake_counted(const char *name);
 
 /* The series' switches and their defaults, from switches.h. */
-extern const char * const placement_switches[];
-extern const bool placement_switch_default[];
+struct placement_switch {
+	const char *name;
+	bool on;	/* its default */
+};
+
+extern const struct placement_switch placement_switches[];
 extern const int nr_placement_switches;
 
 /* 1 when @name is on, 0 when it is listed as NO_@name, -1 when absent. */

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The scheduler features of the task placement series, as in
- * kernel/sched/features.h, with their defaults. The one list of them:
- * the tests read it by defining PLACEMENT_SWITCH(name, default) before
- * including this file, and the harness around them parses it.
+ * kernel/sched/features.h, with their defaults: the one list of them,
+ * which placement.c includes and the harness around the tests parses
+ * (one switch a line).
  */
-PLACEMENT_SWITCH(RUNNABLE_BOOST, true)
-PLACEMENT_SWITCH(NUMA_IMB_PINNED, true)
-PLACEMENT_SWITCH(SIS_SMALL_LLC, false)
-PLACEMENT_SWITCH(UTIL_FITS_CAPACITY, false)
-PLACEMENT_SWITCH(SELECT_BIAS_PREV, false)
-PLACEMENT_SWITCH(SIS_LIMIT_STACKING, false)
+const struct placement_switch placement_switches[] = {
+	{ "RUNNABLE_BOOST",	true },
+	{ "NUMA_IMB_PINNED",	true },
+	{ "SIS_SMALL_LLC",	false },
+	{ "UTIL_FITS_CAPACITY",	false },
+	{ "SELECT_BIAS_PREV",	false },
+	{ "SIS_LIMIT_STACKING",	false },
+};
