@@ -26,7 +26,7 @@ set -euo pipefail
 # latency load.
 read -ra sets <<<"${JOB_SETS:-both-g1 both-g4 fit-g4 tbench-64 boost schbench-2 stream-10}"
 reps=${REPS:-$AB_REPS} llc=${LLC_CPUS:-16}
-[[ $reps =~ ^[1-9][0-9]*$ ]] || die "REPS=$reps: want a positive number of runs per side"
+need_reps "$reps"
 [[ $llc =~ ^[1-9][0-9]*$ ]] || die "LLC_CPUS=$llc: want the CPUs of one LLC of the target machine"
 defs=$("$TOP/bench/series-ab.sh" -D "${sets[@]}") || exit
 

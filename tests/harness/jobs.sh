@@ -83,7 +83,7 @@ for c in "$t"/jobs/mmtests/config-*; do
 		fail "$(basename "$c") lacks its two sides"
 done
 echo "# $n LKP jobs and $(ls "$t"/jobs/mmtests/config-* | wc -l) mmtests configs from ${#all[@]} sets; left out: $(grep -c '^- ' "$t/jobs/README")"
-expect_error 1 "REPS=0: want a positive number" -- env REPS=0 JOBS_OUT="$t/bad" "$TOP/scripts/jobs.sh"
+expect_error 1 "REPS=0: want a positive whole number" -- env REPS=0 JOBS_OUT="$t/bad" "$TOP/scripts/jobs.sh"
 [ ! -e "$t/bad" ] || fail "a refused make jobs wrote $t/bad"
 
 # run-ab.sh against a fake mmtests checkout and debugfs.
