@@ -16,9 +16,9 @@
 # timeslice of every task (wait_us, from /proc/schedstat), the workload's
 # own time (hackbench, perf bench), any "sp-metric: NAME VALUE" line it
 # prints (bench/latency.sh, bench/tbench.sh), and, on a kernel of the
-# series, the wakeups each placement switch decided in the run (wake_NAME,
-# one per line of sched/sis_wake, counted with schedstats on for both
-# sides), and where the tasks went (bench/where.awk: migrations to an SMT
+# series and with -f, the wakeups each placement switch decided in the run
+# (wake_NAME, one per line of sched/sis_wake, counted with schedstats on
+# for both sides), and where the tasks went (bench/where.awk: migrations to an SMT
 # sibling, in the LLC, in the node, to another node, and the share of
 # wakeups on the CPU last used, from tracefs' sched events; SP_WHERE=0
 # leaves them out). The features file, kernel.sched_schedstats and the
@@ -61,13 +61,17 @@ sched_wait() {
 	awk '$1 ~ /^cpu[0-9]+$/ { d += $9; n += $10 } END { if (n) print d, n }' /proc/schedstat 2>/dev/null || true
 }
 # The switches' decision counts: sis_wake counts while schedstats are on,
-# so they are on for every run of both sides and put back after.
+# so they are on for every run of both sides (of both kernels with -s,
+# so that both pay for them) and put back after. The counts are printed
+# with -f only: with -s one kernel may have no sis_wake, and a metric of
+# one side is no comparison.
 SIS_WAKE=${SP_DEBUGFS:-/sys/kernel/debug}/sched/sis_wake
 SCHEDSTATS=${SP_PROCSYS:-/proc/sys}/kernel/sched_schedstats
-schedstats0=
-if [ -w "$SIS_WAKE" ] && [ -w "$SCHEDSTATS" ]; then
+schedstats0= counts=
+if [ -w "$SCHEDSTATS" ]; then
 	schedstats0=$(cat "$SCHEDSTATS")
 	echo 1 >"$SCHEDSTATS"
+	[ -n "$side" ] || [ ! -w "$SIS_WAKE" ] || counts=1
 fi
 # Where the tasks went: the scheduler's migrate, waking and wakeup events,
 # system-wide (the guest runs nothing else; where.awk leaves kernel
@@ -103,7 +107,7 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 		for f in "${feats[@]}"; do feature_write "$2${f#NO_}"; done
 	fi
 	local out w0 w1
-	[ -z "$schedstats0" ] || echo 0 >"$SIS_WAKE"
+	[ -z "$counts" ] || echo 0 >"$SIS_WAKE"
 	if [ -n "$where" ]; then
 		: >"$T/trace"
 		for f in $WHERE_EVENTS; do echo 1 >"$T/events/sched/$f/enable"; done
@@ -116,7 +120,7 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	[ -z "$where" ] || where_stop
 	[ "$i" -lt "$warm" ] && return
 	[ -z "$where" ] || awk -v side="$1" -f "$(dirname "$0")/where.awk" "$where/topology" "$T/trace"
-	[ -z "$schedstats0" ] || awk -v s="$1" '/^[a-z_]+ [0-9]+$/ { print s, "wake_" $1, $2 }' "$SIS_WAKE"
+	[ -z "$counts" ] || awk -v s="$1" '/^[a-z_]+ [0-9]+$/ { print s, "wake_" $1, $2 }' "$SIS_WAKE"
 	# The wait of a task runnable but not running, per timeslice: how
 	# stacking shows, where migrations show how it is avoided.
 	[ -z "$w0" ] || [ -z "$w1" ] || awk -v s="$1" -v a="$w0" -v b="$w1" 'BEGIN {

@@ -28,7 +28,10 @@ printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nprocessor\t
 # a restore to the defaults would show.
 features="GENTLE_FAIR_SLEEPERS NO_HRTICK $(series_switches -d | sed 's/^NO_UTIL_FITS_CAPACITY$/UTIL_FITS_CAPACITY/' | xargs) SIS_UTIL"
 echo "$features" >"$dbg/sched/features"
-export SP_SYSFS=$sys SP_DEBUGFS=$dbg SP_CPUINFO=$t/cpuinfo SP_RESULTS=$t/results HOST=1
+# ab-run.sh turns schedstats on for the runs: a fake sysctl, not this host's.
+mkdir -p "$t/procsys/kernel"
+echo 0 >"$t/procsys/kernel/sched_schedstats"
+export SP_SYSFS=$sys SP_DEBUGFS=$dbg SP_PROCSYS=$t/procsys SP_CPUINFO=$t/cpuinfo SP_RESULTS=$t/results HOST=1
 bench() { env REPS=2 PIPE_LOOPS=2000 "$@" "$TOP/scripts/bench.sh"; }
 untouched() { # CASE
 	[ -z "$(ls -A "$t/results" 2>/dev/null)" ] || fail "$1 left $(ls "$t/results")"
@@ -49,6 +52,7 @@ out=$(bench SETS=pipe-pair 2>&1) || fail "HOST=1 make bench failed: $out"
 d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-host-bench')
 [ -n "$d" ] || fail "no results/<time>-host-bench: $(ls "$t/results")"
 [ "$(cat "$dbg/sched/features")" = "$features" ] || fail "features not restored: $(cat "$dbg/sched/features")"
+[ "$(cat "$t/procsys/kernel/sched_schedstats")" = 0 ] || fail "schedstats not restored"
 printf '%s\n' "cpus 2" "vendor AuthenticAMD family 25" "node0 0-1" "llc 0-1" "smt 0" "smt 1" "domains MC" >"$t/want"
 diff "$t/want" "$d/host/topology" >&2 || fail "host/topology is not the fake tree's"
 grep -q '^== pipe-pair: SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY' "$d/report.txt" || fail "no section: $(cat "$d/report.txt")"
