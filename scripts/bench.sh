@@ -30,8 +30,9 @@ done
 need_reps "$REPS"
 if [ "${HOST:-0}" = 1 ]; then
 	host_preflight
-	# Every set is checked before the results directory is made.
-	"$TOP/bench/series-ab.sh" -d "${sets[@]}" >/dev/null
+	# Every set is checked before the results directory is made; with
+	# --check before make builds the tools, which are left out then.
+	"$TOP/bench/series-ab.sh" "$([ "${1:-}" = --check ] && echo -c || echo -d)" "${sets[@]}" >/dev/null
 else
 	need_preset "$PRESET"
 	"$TOP/bench/series-ab.sh" -D "${sets[@]}" >/dev/null
