@@ -58,8 +58,8 @@ check: | deps-auto ## the quick tier of the tests, as TAP, ending "N passed, N f
 check-full: | deps-auto ## every test, both tiers (what CI runs)
 	@scripts/check.sh full
 
-deps: ## install the host packages (apt; idempotent); other targets do it as needed
-	@scripts/deps.sh
+deps: ## install the host packages (apt; idempotent; HOST=1: only host mode's); other targets do it as needed
+	@scripts/deps.sh $(if $(filter 1,$(HOST)),--host)
 
 # Every target that needs the host's tools checks them first: silent and a
 # single dpkg query when all is installed, else it installs what is missing
@@ -70,12 +70,13 @@ deps: ## install the host packages (apt; idempotent); other targets do it as nee
 # must leave as it was: their checks (the input; root, debugfs, the series'
 # switches and perf: scripts/lib/host.sh) are a prerequisite of deps-auto,
 # which every build waits for, so nothing is installed or built before
-# them, even under make -j.
+# them, even under make -j; then deps.sh --host installs only what host
+# mode runs (a compiler, GSL, rt-tests, dbench, gnuplot), never QEMU.
 ifeq ($(HOST),1)
 deps-auto: $(if $(filter bench,$(MAKECMDGOALS)),bench-check,$(if $(filter-out all main,$(MAKECMDGOALS)),,main-check))
 endif
 deps-auto:
-	@DEPS_AUTO=1 scripts/deps.sh
+	@DEPS_AUTO=1 scripts/deps.sh $(if $(filter 1,$(HOST)),--host)
 
 tree: | deps-auto ## build/linux: the pinned base plus one commit per series/series entry
 	@scripts/mktree.sh
