@@ -21,7 +21,8 @@ FLAVOR ?= vm
 export KSRC KERNEL_TARBALL FLAVOR HOST
 
 ##   FEATURE, WORKLOAD     make's A/B: switches (comma list, all on vs all off) and load (scripts/main.sh)
-##   HOST=1                make and make bench run on this machine's running kernel, as root, not in a VM
+##   HOST=1                make and make bench run on this machine's running kernel, as root, not in a VM:
+##                         root, debugfs, the switches and perf checked first, then only host mode's packages
 HOST ?= 0
 ##   SETS='...'            make bench's A/B sets (listed below; bench/sets)
 SETS ?=
