@@ -21,7 +21,8 @@ FLAVOR ?= vm
 export KSRC KERNEL_TARBALL FLAVOR HOST
 
 ##   FEATURE, WORKLOAD     make's A/B: switches (comma list, all on vs all off) and load (scripts/main.sh)
-##   HOST=1                make and make bench run on this machine's running kernel, as root, not in a VM
+##   HOST=1                make and make bench run on this machine's running kernel, as root, not in a VM:
+##                         root, debugfs, the switches and perf checked first, then only host mode's packages
 HOST ?= 0
 ##   SETS='...'            make bench's A/B sets (listed below; bench/sets)
 SETS ?=
@@ -40,12 +41,17 @@ STRESS_FLAVOR ?= debug
 ##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: help all main deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench bench-check base-vs-series stress jobs deb check check-full tools clean
+.PHONY: help all main main-check deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench bench-check base-vs-series stress jobs deb check check-full tools clean
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
 main: tools
 	@scripts/main.sh
+
+# make's input, and with HOST=1 this machine, checked before anything is
+# installed or built (deps-auto waits for it in host mode).
+main-check:
+	@scripts/main.sh --check
 
 check: | deps-auto ## the quick tier of the tests, as TAP, ending "N passed, N failed" (tests/README.md)
 	@scripts/check.sh quick
@@ -53,15 +59,25 @@ check: | deps-auto ## the quick tier of the tests, as TAP, ending "N passed, N f
 check-full: | deps-auto ## every test, both tiers (what CI runs)
 	@scripts/check.sh full
 
-deps: ## install the host packages (apt; idempotent); other targets do it as needed
-	@scripts/deps.sh
+deps: ## install the host packages (apt; idempotent; HOST=1: only host mode's); other targets do it as needed
+	@scripts/deps.sh $(if $(filter 1,$(HOST)),--host)
 
 # Every target that needs the host's tools checks them first: silent and a
 # single dpkg query when all is installed, else it installs what is missing
 # as make deps does (root or sudo), or says what to install. So `make` and
 # `make check` work on a fresh Debian machine without a `make deps` first.
+#
+# With HOST=1, make and make bench run on a lab machine, which a refused run
+# must leave as it was: their checks (the input; root, debugfs, the series'
+# switches and perf: scripts/lib/host.sh) are a prerequisite of deps-auto,
+# which every build waits for, so nothing is installed or built before
+# them, even under make -j; then deps.sh --host installs only what host
+# mode runs (a compiler, GSL, rt-tests, dbench, gnuplot), never QEMU.
+ifeq ($(HOST),1)
+deps-auto: $(if $(filter bench,$(MAKECMDGOALS)),bench-check,$(if $(filter-out all main,$(MAKECMDGOALS)),,main-check))
+endif
 deps-auto:
-	@DEPS_AUTO=1 scripts/deps.sh
+	@DEPS_AUTO=1 scripts/deps.sh $(if $(filter 1,$(HOST)),--host)
 
 tree: | deps-auto ## build/linux: the pinned base plus one commit per series/series entry
 	@scripts/mktree.sh

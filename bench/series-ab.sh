@@ -7,6 +7,9 @@
 #
 #   series-ab.sh [-n REPS] [SET...]
 #   series-ab.sh -d [SET...]   print what each set would run, run nothing
+#   series-ab.sh -c [SET...]   -d without the tools make builds (sp-stream,
+#                              sp-schbench): make bench HOST=1 checks its
+#                              sets with it before it builds them
 #   series-ab.sh -D [SET...]   the same without checking that this machine
 #                              can run them (make jobs, for other machines):
 #                              what a set reads from this machine stays a
@@ -23,9 +26,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 stats=${STATS:-$here/../build/bin/stats}
 stream=${SP_STREAM:-$here/../build/bin/sp-stream}
 schbench=${SP_SCHBENCH:-$here/../build/bin/sp-schbench}
-reps=10 dry= defs_only=
-while getopts "dDn:" o; do
+reps=10 dry= defs_only= tools_later=
+while getopts "cdDn:" o; do
 	case $o in
+	c) dry=1 tools_later=1 ;;
 	d) dry=1 ;;
 	D) dry=1 defs_only=1 ;;
 	n) reps=$OPTARG ;;
@@ -110,11 +114,11 @@ need_schbench() {
 		echo "error: set '$s' sizes its workers by the LLC of CPU 0, which sysfs does not show (cache/index3)" >&2
 		return 1
 	}
-	[ -x "$schbench" ] || { echo "error: $schbench missing; run 'make tools'" >&2; return 1; }
+	[ -n "$tools_later" ] || [ -x "$schbench" ] || { echo "error: $schbench missing; run 'make tools'" >&2; return 1; }
 }
 need_stream() {
 	[ "$N" -ge 2 ] || { echo "error: set '$s': STREAM times from its second pass, so N >= 2" >&2; return 2; }
-	[ -x "$stream" ] || { echo "error: $stream missing; run 'make tools'" >&2; return 1; }
+	[ -n "$tools_later" ] || [ -x "$stream" ] || { echo "error: $stream missing; run 'make tools'" >&2; return 1; }
 	mask=$(stream_mask) || return 1
 }
 

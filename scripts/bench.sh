@@ -10,7 +10,7 @@
 # HOST=1 runs the sets on this machine's running kernel instead (a machine
 # booted into the patched kernel, as root): results/<time>-host-bench/, with
 # host/topology in place of vm/; refused, with nothing changed, without
-# root, debugfs or the series' switches (scripts/lib/host.sh).
+# root, debugfs, the series' switches or perf (scripts/lib/host.sh).
 #   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -29,9 +29,12 @@ done
 # set's name (without this machine's checks, which the guest makes).
 need_reps "$REPS"
 if [ "${HOST:-0}" = 1 ]; then
+	# Every set is checked before the results directory is made; with
+	# --check before make builds the tools, which are left out then.
+	# The sets first: the preflight may mount debugfs, and a set refused
+	# after it would leave it mounted.
+	"$TOP/bench/series-ab.sh" "$([ "${1:-}" = --check ] && echo -c || echo -d)" "${sets[@]}" >/dev/null
 	host_preflight
-	# Every set is checked before the results directory is made.
-	"$TOP/bench/series-ab.sh" -d "${sets[@]}" >/dev/null
 else
 	need_preset "$PRESET"
 	"$TOP/bench/series-ab.sh" -D "${sets[@]}" >/dev/null

@@ -8,9 +8,16 @@
 # through a private apt state (the system's apt setup is not touched), and then
 # installs with bookworm's own dependencies.
 # APT_GET, DPKG_QUERY and SUDO name other binaries (for the tests).
+# --host (make deps HOST=1, and what make and make bench run with HOST=1
+# once the machine passed their check): only what host mode runs here
+# (scripts/lib/host.sh's HOST_NEEDS), never the VM's toolchain; installed
+# with apt on Debian and Ubuntu, named for the distribution family
+# elsewhere (SP_OS_RELEASE stands for /etc/os-release).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/apt.sh"
+# shellcheck source=lib/host.sh
+. "$TOP/scripts/lib/host.sh"
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils ccache git
 	qemu-system-x86 rt-tests dbench linux-perf numactl udev gnuplot-nox busybox-static
@@ -20,6 +27,47 @@ VNG_VERSION=1.41-1
 APT_GET=${APT_GET:-apt-get}
 DPKG_QUERY=${DPKG_QUERY:-dpkg-query}
 auto=${DEPS_AUTO:-}
+
+# root_or_sudo WHAT CMD: set SUDO for installing WHAT, else stop naming CMD
+# (the make command to run as root).
+root_or_sudo() {
+	if [ "$(id -u)" = 0 ]; then
+		SUDO=${SUDO-}
+	else
+		SUDO=${SUDO-sudo}
+		command -v "$SUDO" >/dev/null ||
+			die "missing host packages: $1; installing them needs root: run 'sudo $2' (or as root: $2)"
+	fi
+}
+
+# host_deps: --host. What is missing is found by running it (commands, GSL's
+# headers), not by asking dpkg: the same on every family, and a tool built
+# by hand counts.
+host_deps() {
+	local fam missing pkgs
+	fam=$(os_family)
+	mapfile -t missing < <(host_missing)
+	if [ ${#missing[@]} = 0 ]; then
+		[ -n "$auto" ] || note "deps: all host mode needs is installed"
+		return 0
+	fi
+	read -ra pkgs < <(host_pkgs "$fam" "${missing[@]}")
+	[ "$fam" = debian ] ||
+		die "host mode needs $(host_named "${missing[@]}"), not found here; install them: $(host_install_hint "$fam" "${missing[@]}")"
+	command -v "$APT_GET" >/dev/null ||
+		die "host mode needs $(host_named "${missing[@]}"); $APT_GET not found: install ${pkgs[*]} by hand"
+	root_or_sudo "${pkgs[*]}" "make deps HOST=1"
+	note "installing ${pkgs[*]} (host mode)"
+	$SUDO "$APT_GET" update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive $SUDO "$APT_GET" install -y -q "${pkgs[@]}" >/dev/null
+	mapfile -t missing < <(host_missing)
+	[ ${#missing[@]} = 0 ] || die "installed ${pkgs[*]}, yet $(host_named "${missing[@]}") still not found; install them by hand"
+	note "deps: installed ${pkgs[*]}"
+}
+if [ "${1:-}" = --host ]; then
+	host_deps
+	exit
+fi
 
 if ! command -v "$DPKG_QUERY" >/dev/null; then
 	[ -z "$auto" ] || exit 0
@@ -46,13 +94,7 @@ what="${missing[*]}${vng_missing:+ virtme-ng=$VNG_VERSION}"
 what=${what# }
 command -v "$APT_GET" >/dev/null ||
 	die "missing host packages: $what; $APT_GET not found: install them by hand (the harness needs Debian or Ubuntu's apt to do it)"
-if [ "$(id -u)" = 0 ]; then
-	SUDO=${SUDO-}
-else
-	SUDO=${SUDO-sudo}
-	command -v "$SUDO" >/dev/null ||
-		die "missing host packages: $what; installing them needs root: run 'sudo make deps' (or as root: make deps)"
-fi
+root_or_sudo "$what" "make deps"
 
 if [ ${#missing[@]} -gt 0 ]; then
 	note "installing ${missing[*]}"

@@ -8,6 +8,7 @@
 #   apt.sh      dpkg_installed, private_apt
 #   kbuild.sh   kbuild_make, base_worktree, drop_worktree, base_kernel
 #   mail.sh     undeliverable
+#   host.sh     host_preflight, host_topology; what host mode needs per distribution family
 #   results.sh  results_begin, results_commit
 #   vm-run.sh   vm_run
 #   kunit.sh    kunit_suite_tap

@@ -3,7 +3,9 @@
 # build/linux, build the VM kernel, boot the default preset, print the guest
 # topology and an interleaved A/B table. Results land in results/. HOST=1 runs
 # the A/B on this machine's running kernel instead (scripts/lib/host.sh).
-#   [HOST=1] PRESET=zen3 REPS=$AB_REPS FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...'
+# --check checks the input only, and with HOST=1 this machine: make HOST=1
+# runs it before it installs or builds anything.
+#   [HOST=1] PRESET=zen3 REPS=$AB_REPS FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV WORKLOAD='hackbench ...' main.sh [--check]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
@@ -22,14 +24,15 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 IFS=, read -ra feats <<<"$FEATURE"
 # Bad input stops here, before anything is built or booted.
 need_reps "$REPS"
-[ "${HOST:-0}" = 1 ] || need_preset "$PRESET"
 if [ "${HOST:-0}" = 1 ]; then
 	# This machine's running kernel: refused, with nothing changed,
-	# without root, debugfs or the series' switches.
-	host_preflight
-	for f in "${feats[@]}"; do
-		feature_known "$f" || die "unknown sched feature '$f'; this kernel has: $(sed 's/NO_//g' "$SCHED_FEATURES")"
-	done
+	# without root, debugfs, the series' switches, FEATURE or perf.
+	host_preflight "${feats[@]}"
+else
+	need_preset "$PRESET"
+fi
+[ "${1:-}" != --check ] || exit 0
+if [ "${HOST:-0}" = 1 ]; then
 	need_gnuplot || exit 1
 	results_begin "$stamp-host-${FEATURE//,/+}"
 	out=$RESULTS where=host

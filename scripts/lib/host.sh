@@ -3,21 +3,129 @@
 # and bench.sh.
 # shellcheck shell=bash
 
-# host_preflight: refuse, before anything is written, unless this runs as
-# root, debugfs shows the sched features file, and the running kernel has
-# every switch of the series. SP_EUID stands for the effective user (tests).
+# host_preflight [FEATURE...]: refuse, before anything is installed, built
+# or written, unless this runs as root, debugfs shows the sched features
+# file, the running kernel has every switch of the series (and each
+# FEATURE, NO_ allowed), and perf runs on it. debugfs is mounted at
+# /sys/kernel/debug if it is not, and unmounted again if the run is then
+# refused. SP_EUID stands for the effective user, SP_LOCKDOWN for
+# /sys/kernel/security/lockdown; under SP_DEBUGFS (a fake tree) nothing is
+# mounted unless SP_MOUNT and SP_UMOUNT name stand-ins for mount and umount
+# (the tests).
 host_preflight() {
-	local f missing=
+	local f missing= err= lock dbg=${SP_DEBUGFS:-/sys/kernel/debug} mounted=
 	[ "${SP_EUID:-$EUID}" = 0 ] ||
 		die "HOST=1 writes the running kernel's sched features: run it as root (sudo make ... HOST=1)"
-	[ -r "$SCHED_FEATURES" ] ||
-		die "no $SCHED_FEATURES: mount debugfs (mount -t debugfs none /sys/kernel/debug), on a kernel with CONFIG_SCHED_DEBUG"
+	if [ ! -e "$SCHED_FEATURES" ] && ! mountpoint -q "$dbg" &&
+		{ [ -z "${SP_DEBUGFS:-}" ] || [ -n "${SP_MOUNT:-}" ]; }; then
+		if err=$("${SP_MOUNT:-mount}" -t debugfs none "$dbg" 2>&1); then
+			mounted=1
+			note "mounted debugfs at $dbg"
+		fi
+	fi
+	# refuse MESSAGE: die, with debugfs unmounted if this mounted it.
+	refuse() {
+		[ -z "$mounted" ] || "${SP_UMOUNT:-umount}" "$dbg" 2>/dev/null || true
+		die "$1"
+	}
+	if ! cat "$SCHED_FEATURES" >/dev/null 2>&1; then
+		# Lockdown lets debugfs mount and show its files, but refuses
+		# to open the writable ones, sched/features among them.
+		lock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "${SP_LOCKDOWN:-/sys/kernel/security/lockdown}" 2>/dev/null || true)
+		[ -z "$lock" ] || [ "$lock" = none ] ||
+			refuse "the running kernel is locked down ($lock), which refuses debugfs's writable files such as $SCHED_FEATURES: boot it without lockdown (no lockdown= on its command line; Secure Boot turns it on in many distributions' configs)"
+		refuse "no readable $SCHED_FEATURES${err:+ (mount -t debugfs none $dbg: $err)}: HOST=1 needs debugfs, so a kernel with CONFIG_DEBUG_FS=y, without debugfs=off or debugfs=no-mount on its command line, and not locked down"
+	fi
 	for f in $(series_switches); do
 		feature_known "$f" || missing="$missing $f"
 	done
 	[ -z "$missing" ] ||
-		die "the running kernel ($(uname -r)) lacks the series' switches:$missing; boot a kernel of the series first (make deb builds one)"
-	command -v perf >/dev/null || die "perf not found; install linux-perf (make deps)"
+		refuse "the running kernel ($(uname -r)) lacks the series' switches:$missing; boot a kernel of the series first (make deb builds one)"
+	for f; do
+		feature_known "$f" || refuse "unknown sched feature '$f'; this kernel has: $(sed 's/NO_//g' "$SCHED_FEATURES")"
+	done
+	command -v perf >/dev/null && perf version >/dev/null 2>&1 ||
+		refuse "perf not found, or it does not run on this kernel ($(uname -r)): install it ($(host_install_hint "$(os_family)" perf)), or build the booted kernel's own: make -C tools/perf in its tree"
+}
+
+# What host mode runs on this machine besides perf (host_preflight's) and
+# the base system, one line each: a check, then its package on Debian and
+# Ubuntu (apt), Fedora and RHEL (dnf), openSUSE (zypper) and Arch (pacman).
+# A check is a command on PATH, or gsl: GSL's headers, which make compiles
+# build/bin/stats (bench/stats.c) against. hackbench is the load of most
+# sets and of make's A/B, cyclictest that of lat-N, tbench that of the
+# tbench sets, gnuplot draws every set's plots.
+HOST_NEEDS='gcc        build-essential gcc       gcc       base-devel
+gsl        libgsl-dev      gsl-devel gsl-devel gsl
+hackbench  rt-tests        rt-tests  rt-tests  rt-tests
+cyclictest rt-tests        rt-tests  rt-tests  rt-tests
+tbench     dbench          dbench    dbench    dbench
+tbench_srv dbench          dbench    dbench    dbench
+gnuplot    gnuplot-nox     gnuplot   gnuplot   gnuplot
+perf       linux-perf      perf      perf      perf'
+
+# os_family: this machine's distribution family, from os-release's ID and
+# ID_LIKE (SP_OS_RELEASE names another file, for the tests): debian,
+# fedora (also RHEL and its rebuilds), suse, arch, or unknown.
+os_family() {
+	local f=${SP_OS_RELEASE:-/etc/os-release} id
+	for id in $(sed -n 's/^\(ID\|ID_LIKE\)=//p' "$f" 2>/dev/null | tr -d '"'"'"); do
+		case $id in
+		debian | ubuntu) echo debian && return ;;
+		fedora | rhel | centos | rocky | almalinux) echo fedora && return ;;
+		opensuse* | suse | sles) echo suse && return ;;
+		arch | manjaro | endeavouros) echo arch && return ;;
+		esac
+	done
+	echo unknown
+}
+
+# host_missing [CHECK...]: those of CHECKs (default: all of HOST_NEEDS but
+# perf) this machine lacks, one a line.
+host_missing() {
+	local c checks=("$@")
+	[ $# -gt 0 ] || read -ra checks < <(awk '$1 != "perf" { print $1 }' <<<"$HOST_NEEDS" | xargs)
+	for c in "${checks[@]}"; do
+		case $c in
+		gsl) gcc -E - <<<'#include <gsl/gsl_cdf.h>' >/dev/null 2>&1 || echo gsl ;;
+		*) command -v "$c" >/dev/null || echo "$c" ;;
+		esac
+	done
+}
+
+# host_named CHECK...: CHECKs as a message names them.
+host_named() {
+	printf '%s\n' "$@" | sed 's/^gsl$/GSL headers/' | paste -sd' '
+}
+
+# host_pkgs FAMILY CHECK...: the packages of CHECKs on FAMILY (an unknown
+# one: Debian's names), each once.
+host_pkgs() {
+	local col
+	case $1 in debian | unknown) col=2 ;; fedora) col=3 ;; suse) col=4 ;; arch) col=5 ;; esac
+	shift
+	awk -v col="$col" -v want=" $* " 'index(want, " " $1 " ") && !seen[$col]++ { print $col }' <<<"$HOST_NEEDS" | xargs
+}
+
+# host_install_hint FAMILY CHECK...: how to install what CHECKs need on
+# FAMILY, for messages, and where to find what a family's main archive
+# may lack (dbench, rt-tests).
+host_install_hint() {
+	local fam=$1 p more=
+	shift
+	p=$(host_pkgs "$fam" "$@")
+	case $fam:" $p " in
+	fedora:*" dbench "*) more=" (on RHEL, dbench is in EPEL)" ;;
+	suse:*" dbench "*) more=" (dbench is in the benchmark repository)" ;;
+	arch:*" dbench "* | arch:*" rt-tests "*) more=" (what pacman lacks of these is in the AUR)" ;;
+	esac
+	case $fam in
+	debian) echo "apt-get install $p" ;;
+	fedora) echo "dnf install $p$more" ;;
+	suse) echo "zypper install $p$more" ;;
+	arch) echo "pacman -S $p$more" ;;
+	*) echo "your distribution's packages of $(host_named "$@") (on Debian: $p)" ;;
+	esac
 }
 
 # host_topology DIR: the machine's topology (bench/topology.sh) in

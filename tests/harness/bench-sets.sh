@@ -4,9 +4,9 @@
 # (and before it touches the features file): an unknown set, a set named
 # twice, a count that is not a positive number, stream-N below 2 passes or
 # on a machine that cannot pin it (here: a fake sysfs of one node), a *-llc
-# set where sysfs shows no L3, and no
-# sp-stream. Each is refused with a message that names it, so that a bench
-# never fails in the guest after its earlier sets ran for an hour.
+# set where sysfs shows no L3, and no sp-stream (but with -c, the check
+# before make builds it). Each is refused with a message that names it, so
+# that a bench never fails in the guest after its earlier sets ran for an hour.
 . "$(dirname "$0")/../lib.sh"
 B=$TOP/bench/series-ab.sh
 t=$(mktemp -d)
@@ -45,6 +45,9 @@ echo 2-3 >"$sys/devices/system/node/node1/cpulist"
 mapfile -t all < <(grep -v '^[#@]' "$TOP/bench/sets" | grep . | cut -d'|' -f1 | tr -d ' \t' | sed 's/N$/2/')
 out=$(SP_SYSFS=$sys "$B" -d "${all[@]}") || fail "series-ab.sh -d of every set failed: $out"
 [ "$(echo "$out" | wc -l)" = "${#all[@]}" ] || fail "${#all[@]} sets, $(echo "$out" | wc -l) resolved: $out"
+# -c checks the same but the tools make builds after it (make bench HOST=1).
+SP_SYSFS=$sys SP_STREAM=$t/none SP_SCHBENCH=$t/none "$B" -c stream-2 schbench-2 >/dev/null ||
+	fail "series-ab.sh -c wants sp-stream or sp-schbench"
 want() { # SET LINE
 	echo "$out" | grep -qxF -- "$2" || fail "set $1 resolved to $(echo "$out" | grep "^$1 ")"
 }

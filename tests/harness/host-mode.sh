@@ -4,7 +4,8 @@
 # debugfs and cpuinfo: each bad case (not root, no debugfs, a kernel
 # without the series' switches, an unknown set) is refused with a message
 # that names the fix, before anything is written: no results directory,
-# the features file as it was. Then one set end to end (pipe-pair, whose
+# the features file as it was; make bench's check, which comes before make
+# builds the tools, does not want them. Then one set end to end (pipe-pair, whose
 # also-on switch is written and cleared too) and make's A/B: the report,
 # the tables, results.json, the topology record equal to the fake tree's,
 # and the features file restored byte for byte; and a set that fails after
@@ -39,7 +40,7 @@ untouched() { # CASE
 }
 expect_error 1 "run it as root \(sudo make \.\.\. HOST=1\)" -- bench SP_EUID=1000 SETS=pipe
 untouched "not root"
-expect_error 1 "no $t/none/sched/features: mount debugfs \(mount -t debugfs none /sys/kernel/debug\)" -- bench SP_DEBUGFS="$t/none" SETS=pipe
+expect_error 1 "no readable $t/none/sched/features: HOST=1 needs debugfs, so a kernel with CONFIG_DEBUG_FS=y" -- bench SP_DEBUGFS="$t/none" SETS=pipe
 untouched "no debugfs"
 echo "${features/ NO_SIS_SMALL_LLC/}" >"$dbg/sched/features"
 expect_error 1 "lacks the series' switches: SIS_SMALL_LLC; boot a kernel of the series first \(make deb builds one\)" -- bench SETS=pipe
@@ -47,6 +48,12 @@ echo "$features" >"$dbg/sched/features"
 untouched "a kernel without the switches"
 expect_error 2 "unknown set 'nosuch'" -- bench SETS='pipe nosuch'
 untouched "an unknown set"
+# make bench checks its sets before it builds the tools: a set that runs
+# one of them passes that check without it, and the run is refused.
+out=$(env SP_SCHBENCH="$t/none" SETS=schbench-2 "$TOP/scripts/bench.sh" --check 2>&1) ||
+	fail "make bench's check wants the tools it has yet to build: $out"
+expect_error 1 "$t/none missing; run 'make tools'" -- bench SP_SCHBENCH="$t/none" SETS=schbench-2
+untouched "no sp-schbench"
 
 out=$(bench SETS=pipe-pair 2>&1) || fail "HOST=1 make bench failed: $out"
 d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-host-bench')
