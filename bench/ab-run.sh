@@ -114,8 +114,13 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 		echo 1 >"$T/tracing_on"
 	fi
 	w0=$(sched_wait)
+	# A perf that writes no counters must not leave the last run's in
+	# place: the file is emptied first and its counters required.
+	: >"$tmp"
 	out=$(perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
 		{ echo "error: workload failed: $out" >&2; exit 1; }
+	grep -q ',cpu-migrations,' "$tmp" ||
+		{ echo "error: perf stat counted nothing ($(command -v perf)): $(head -c 300 "$tmp") $out" >&2; exit 1; }
 	w1=$(sched_wait)
 	[ -z "$where" ] || where_stop
 	[ "$i" -lt "$warm" ] && return
