@@ -26,7 +26,7 @@ run() { # PART SET...
 	d=$(ls -d "$TOP"/results/*-"$preset"-bench | tail -n 1)
 	rm -rf "${here:?}/$part"
 	mkdir "$here/$part"
-	cp "$d/report.txt" "$d/sets/"* "$here/$part/"
+	cp "$d/report.txt" "$d/sets/"*.{raw,meta,csv,png} "$d/sets/results.json" "$d/vm/topology" "$here/$part/"
 }
 run series both-g4 limit-g4
 run limit-core limit-g4
