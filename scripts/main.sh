@@ -15,9 +15,12 @@ PRESET=${PRESET:-zen3}
 REPS=${REPS:-$AB_REPS}
 # The series' headline: its two wakeup switches together against neither.
 FEATURE=${FEATURE:-UTIL_FITS_CAPACITY,SELECT_BIAS_PREV}
-# The original posting's hackbench (groups of 20, 100-byte messages), with
-# 80 tasks on zen3's 64 CPUs: make bench's set both-g4.
-WORKLOAD=${WORKLOAD:-hackbench -g 4 -f 10 -s 100 -l 500 --threads --pipe}
+# The original posting's hackbench (threads over pipes, 100-byte messages)
+# at about its tasks per CPU: it ran 32 groups of 40 on 384 CPUs (3.3 a
+# CPU); 8 groups of 20 are 2.5 a CPU on zen3's 64: make bench's both-g8.
+# At 4 groups (1.25 a CPU) the cut is near what 12 runs resolve under TCG
+# (docs/results/2026-12-06-wakeup-ladder-zen3).
+WORKLOAD=${WORKLOAD:-hackbench -g 8 -f 10 -s 100 -l 500 --threads --pipe}
 
 on=${FEATURE//,/+} off=NO_${FEATURE//,/+NO_}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
