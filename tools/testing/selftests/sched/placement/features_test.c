@@ -4,13 +4,16 @@
  * whose bits no longer fit in 32, and the sis_small_llc, sis_scan and
  * sis_wake files.
  * Each write must do what it says, and a bad one must fail and change
- * nothing.
+ * nothing; a clear racing with reads shows no count below zero.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -270,6 +273,71 @@ TEST_F_TIMEOUT(placement, debugfs_bad_input, 60)
 	appended_write(_metadata, SIS_WAKE, "0", "0");
 	EXPECT_EQ(0, write_file(SIS_WAKE, "0"));
 	EXPECT_EQ(0, sis_wake_counted(NULL));
+}
+
+static atomic_bool clear_stop;
+static atomic_long clear_reads, clear_bad;
+
+/* Reads sis_scan and sis_wake until told to stop; counts the bad reads. */
+static void *counts_reader(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&clear_stop)) {
+		long scan = sis_counted(), wake = sis_wake_counted(NULL);
+
+		/* Unreadable (-1), or an unsigned count gone below zero. */
+		if (scan < 0 || wake < 0)
+			atomic_fetch_add(&clear_bad, 1);
+		atomic_fetch_add(&clear_reads, 1);
+	}
+	return NULL;
+}
+
+/*
+ * sis_scan and sis_wake cleared while another thread reads them and the
+ * counted wakeups go on: every clear succeeds and every read parses with
+ * no count below zero. A read that subtracted a newer clear's snapshot
+ * from an older sum would show a count near 2^64, negative here.
+ */
+TEST_F_TIMEOUT(placement, debugfs_clear_while_read, 60)
+{
+	static const char * const wake[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
+	long clears = 0, failed = 0;
+	pthread_t reader;
+	int status;
+	pid_t pid;
+
+	if (access(SIS_SCAN, W_OK) || access(SIS_WAKE, W_OK))
+		SKIP(return, "no %s or %s", SIS_SCAN, SIS_WAKE);
+	if (write_file(SCHEDSTATS, "1"))
+		SKIP(return, "cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)");
+	if (read_topology() < 2)
+		SKIP(return, "no L3 (cache/index3) in sysfs, or one CPU");
+	if (have_features(wake, 2))
+		for (int i = 0; i < 2; i++)
+			ASSERT_EQ(0, set_feature(wake[i], true));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		llc_msg_run(100);
+		_exit(0);
+	}
+	ASSERT_EQ(0, pthread_create(&reader, NULL, counts_reader, NULL));
+	while (!waitpid(pid, &status, WNOHANG)) {
+		failed += !!write_file(SIS_SCAN, "0");
+		failed += !!write_file(SIS_WAKE, "0");
+		clears++;
+	}
+	atomic_store(&clear_stop, true);
+	pthread_join(reader, NULL);
+	ksft_print_msg("%ld clears and %ld reads during the load\n",
+		       clears, atomic_load(&clear_reads));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(0, failed);
+	EXPECT_EQ(0, atomic_load(&clear_bad));
+	EXPECT_LT(0, clears);
+	EXPECT_LT(0, atomic_load(&clear_reads));
 }
 
 TEST_HARNESS_MAIN
