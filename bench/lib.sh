@@ -100,6 +100,22 @@ need_gnuplot() {
 		{ echo "error: gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)" >&2; return 1; }
 }
 
+# machine_summary FILE: bench/machine.sh's record in a few lines for the
+# report, with a warning, numbers and all, when the machine was not idle
+# before the run.
+machine_summary() {
+	awk '{ k = $1; $1 = ""; v[k] = substr($0, 2) }
+		k ~ /^node[0-9]+$/ { nl = nl " " k " " v[k] }
+		END {
+			print "Machine:  command line: " v["cmdline"]
+			print "  SMT      control " v["smt_control"] ", active " v["smt_active"]
+			print "  NUMA     " v["nodes"] " nodes on " v["sockets"] " sockets" (v["nps"] != "-" ? " (NPS" v["nps"] ")" : "") ":" nl
+			print "  Idle     before the run: " v["busy_pct"] "% of the CPUs busy over " v["sample_s"] " s; load average " v["loadavg"]
+			if (v["idle"] == "no")
+				print "WARNING: the machine was not idle before the run: " v["busy_pct"] "% of its CPUs busy over " v["sample_s"] " s (load average " v["loadavg"] "); other work skews both sides"
+		}' "$1"
+}
+
 # Runs per side of an A/B when REPS does not say (make, make bench, make
 # jobs): enough for the headline's migration cut to show at p < 0.05 under
 # the emulator, whose run-to-run spread is 15-25%.

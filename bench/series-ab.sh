@@ -26,7 +26,8 @@
 # 1. SET.meta records the count, its rule and the machine's CPUs, LLCs
 # and nodes (count=, per=, cpus=, llcs=, nodes=).
 #
-# Every set named is checked before the first runs. The runs of set S go to
+# Every set named is checked before the first runs; then SP_OUT/machine
+# records the machine (bench/machine.sh). The runs of set S go to
 # SP_OUT/S.raw (ab-run.sh's lines) and what it was to SP_OUT/S.meta, and
 # its name to SP_OUT/done once it is complete;
 # bench/report.sh turns them into the set's table, CSV, JSON and plots, right
@@ -261,6 +262,11 @@ main() {
 	out=${SP_OUT:-}
 	[ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/series-ab.XXXXXX")
 	printf '%s\n' "${sets[@]}" >"$out/sets"
+	# The machine as the runs found it (bench/machine.sh): command line,
+	# SMT, NUMA, and whether it was idle, which the report warns of.
+	"$here/machine.sh" >"$out/machine.tmp"
+	mv "$out/machine.tmp" "$out/machine"
+	! grep -qx 'idle no' "$out/machine" || machine_summary "$out/machine" | grep '^WARNING' >&2
 	save_features
 	cleanup_on_exit restore_features
 	for s in "${sets[@]}"; do

@@ -2,7 +2,8 @@
 # `make bench`: boot PRESET and run the changelog A/B sets (bench/series-ab.sh,
 # bench/sets) in the guest, then write their report on the host
 # (bench/report.sh). The report goes to the terminal and to
-# results/<time>-<preset>-bench/: report.txt; in sets/, per set SET.raw (every
+# results/<time>-<preset>-bench/: report.txt (its head: the topology, and
+# the machine as the runs found it, sets/machine); in sets/, per set SET.raw (every
 # run), SET.meta, SET.csv (the table) and SET.png (every run plotted), with
 # results.json (every table) and sweep-FAMILY.png (a family's sets against
 # their count); vm/ with the guest's console, dmesg and topology. It is
@@ -75,6 +76,8 @@ fi
 # The sets that completed are reported even when a later one failed or the
 # guest timed out; the directory then stays .partial.
 done_sets=()
+# The machine as the runs found it: command line, SMT, NUMA, idle or not.
+[ ! -s "$RESULTS/sets/machine" ] || { machine_summary "$RESULTS/sets/machine"; echo; } | tee -a "$RESULTS/report.txt"
 [ ! -s "$RESULTS/sets/done" ] || mapfile -t done_sets <"$RESULTS/sets/done"
 [ ${#done_sets[@]} = 0 ] ||
 	"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"
