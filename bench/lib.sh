@@ -120,9 +120,12 @@ machine_summary() {
 # jobs): enough for the headline's migration cut to show at p < 0.05 under
 # the emulator, whose run-to-run spread is 15-25%.
 AB_REPS=12
-# The metrics of ab-run.sh's own where higher is better (bench/stats -H);
+# The metrics of ab-run.sh's own where higher is better (bench/stats -H),
+# and with ~ those neither better nor worse (the switches' decisions and
+# the wakeups that stayed, wake_*; turbostat's frequency and C-state
+# residency, turbo_*); the rest, wakelat_* among them, are lower-is-better.
 # bench/sets adds those of each set's workload.
-AB_HIGHER='cpus_utilised,~wake_*'
+AB_HIGHER='cpus_utilised,~wake_*,~turbo_*'
 # ab_meta FILE TITLE A B ALSO RUNS HIGHER WORKLOAD: what an A/B was, for
 # bench/report.sh: its title, the two sides' labels, the switch on in both
 # (or nothing), the runs per side, the higher-is-better metrics and the

@@ -29,7 +29,8 @@
 # Every set named is checked before the first runs; then SP_OUT/machine
 # records the machine (bench/machine.sh). The runs of set S go to
 # SP_OUT/S.raw (ab-run.sh's lines) and what it was to SP_OUT/S.meta, and
-# its name to SP_OUT/done once it is complete;
+# its name to SP_OUT/done once it is complete; SCHED_LAT=1 adds the
+# wakeup latency percentiles of the hackbench and tbench sets (ab-run.sh -l);
 # bench/report.sh turns them into the set's table, CSV, JSON and plots, right
 # after the set here, or on the host after the guest with SP_REPORT=0 (make
 # bench). Without SP_OUT, a directory is made under TMPDIR and named at the end.
@@ -230,9 +231,16 @@ set_of() {
 }
 
 # one: the A/B of set $s, as set_of set it: its runs to $out/$s.raw, what
-# it was to $out/$s.meta, then its report.
+# it was to $out/$s.meta, then its report. With SCHED_LAT=1, a hackbench
+# or tbench set has its wakeup latency measured (ab-run.sh -l).
 one() {
-	local a b
+	local a b lat=()
+	if [ "${SCHED_LAT:-0}" = 1 ]; then
+		case ${work[0]} in
+		hackbench) lat=(-l hackbench) ;;
+		*/tbench.sh) lat=(-l "tbench,tbench_srv") ;;
+		esac
+	fi
 	a=${feat//,/+} b=NO_${feat//,/+NO_}
 	echo "== $s: $title${PER:+ ($N = $PER_FROM)}" >&2
 	ab_meta "$out/$s.meta.tmp" "$title" "$a" "$b" "$also" "$reps" "$higher" "${work[*]}"
@@ -240,7 +248,7 @@ one() {
 		"$N" "$PER" "$PER_FROM" "$TOPO_CPUS" "$TOPO_LLCS" "$TOPO_NODES" >>"$out/$s.meta.tmp"
 	mv "$out/$s.meta.tmp" "$out/$s.meta"
 	[ -z "$also" ] || feature_write "$also"
-	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "${work[@]}" >"$out/$s.raw"
+	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 "${lat[@]}" -- "${work[@]}" >"$out/$s.raw"
 	[ -z "$also" ] || feature_write "NO_$also"
 	echo "$s" >>"$out/done"
 	"${report[@]}" "$out" "$s"
@@ -259,6 +267,15 @@ main() {
 		[ -z "$dry" ] || printf '%s | %s | %s | %s | %s | %s\n' "$s" "$feat" "${also:--}" "$higher" "$title" "${work[*]}"
 	done
 	[ -z "$dry" ] || exit 0
+	case ${SCHED_LAT:-0} in
+	0) ;;
+	1)
+		local err
+		err=$(perf sched record -o /dev/null -- true 2>&1) ||
+			{ echo "error: SCHED_LAT=1: perf sched record fails here ($(head -c 300 <<<"$err")): run as root, or with SCHED_LAT=0" >&2; exit 1; }
+		;;
+	*) echo "error: SCHED_LAT=${SCHED_LAT}: want 1 (wakeup latency of the hackbench and tbench sets, from perf sched) or 0" >&2; exit 2 ;;
+	esac
 	out=${SP_OUT:-}
 	[ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/series-ab.XXXXXX")
 	printf '%s\n' "${sets[@]}" >"$out/sets"

@@ -12,7 +12,7 @@
 # booted into the patched kernel, as root): results/<time>-host-bench/, with
 # host/topology in place of vm/; refused, with nothing changed, without
 # root, debugfs, the series' switches or perf (scripts/lib/host.sh).
-#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
+#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [SCHED_LAT=0|1] [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
@@ -23,9 +23,13 @@ REPS=${REPS:-$AB_REPS}
 read -ra sets <<<"${SETS:-}"
 # The loop counts series-ab.sh takes from its environment, passed to the guest.
 envs=(env)
-for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB; do
+for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB SCHED_LAT IDLE_MAX_PCT; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
+# The wakeup latency of the hackbench and tbench sets (perf sched record
+# around each run): on in host mode, off in the guest, where recording
+# every switch under the emulator costs more than the runs.
+[ "${HOST:-0}" != 1 ] || [ -n "${SCHED_LAT:-}" ] || envs+=(SCHED_LAT=1)
 # Bad input stops here, before anything is booted: runs, preset and every
 # set's name (without this machine's checks, which the guest makes).
 need_reps "$REPS"

@@ -65,10 +65,10 @@ echo "$out" | grep -qF 'hackbench -g 2xllc' || fail "-N: $out"
 expect_error 2 "set 'both-g2xfoo': foo is no unit" -- "$B" -N both-g2xfoo
 # -D of absolute names, which make jobs reads, is as it was.
 out=$("$B" -D both-g4 tbench-64 fit-llc stream-10)
-printf '%s\n' "both-g4 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_* | both wakeup switches, hackbench 4 groups | hackbench -g 4 $hb" \
-	"tbench-64 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,tbench_mbps | both wakeup switches, tbench 64 clients | $TOP/bench/tbench.sh 10 64" \
-	"fit-llc | UTIL_FITS_CAPACITY | - | cpus_utilised,~wake_* | UTIL_FITS_CAPACITY alone, hackbench in one LLC | taskset -c LLC0 hackbench -g 1 -f LLC0_CPUS -l 3000 --threads --pipe" \
-	"stream-10 | NUMA_IMB_PINNED | - | cpus_utilised,~wake_*,triad_mbps,triad_avg_mbps | NUMA_IMB_PINNED, STREAM triad 10 passes, pinned to CPUs MASK | taskset -c MASK $TOP/bench/../build/bin/sp-stream -n 10" >"$t/want"
+printf '%s\n' "both-g4 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_* | both wakeup switches, hackbench 4 groups | hackbench -g 4 $hb" \
+	"tbench-64 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_*,tbench_mbps | both wakeup switches, tbench 64 clients | $TOP/bench/tbench.sh 10 64" \
+	"fit-llc | UTIL_FITS_CAPACITY | - | cpus_utilised,~wake_*,~turbo_* | UTIL_FITS_CAPACITY alone, hackbench in one LLC | taskset -c LLC0 hackbench -g 1 -f LLC0_CPUS -l 3000 --threads --pipe" \
+	"stream-10 | NUMA_IMB_PINNED | - | cpus_utilised,~wake_*,~turbo_*,triad_mbps,triad_avg_mbps | NUMA_IMB_PINNED, STREAM triad 10 passes, pinned to CPUs MASK | taskset -c MASK $TOP/bench/../build/bin/sp-stream -n 10" >"$t/want"
 diff "$t/want" <(echo "$out") >&2 || fail "-D of absolute names changed"
 
 # End to end: the count in SET.meta, the report and results.json.
