@@ -2,8 +2,8 @@
 # Interleaved A/B of one sched feature around a workload, on the running kernel
 # (in the VM, or on a host booted into the patched kernel: run it with sudo).
 #
-#   ab-run.sh -f FEATURE[,FEATURE...] [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
-#   ab-run.sh -s SIDE [-n REPS] [-w WARMUP] -- WORKLOAD [ARG...]
+#   ab-run.sh -f FEATURE[,FEATURE...] [-n REPS] [-w WARMUP] [-l COMM,...] -- WORKLOAD [ARG...]
+#   ab-run.sh -s SIDE [-n REPS] [-w WARMUP] [-l COMM,...] -- WORKLOAD [ARG...]
 #
 # The second form touches no feature and labels every run SIDE (A or B): for
 # comparing two kernels, one boot each (scripts/base-vs-series.sh).
@@ -21,13 +21,21 @@
 # for both sides), and where the tasks went (bench/where.awk: migrations to an SMT
 # sibling, in the LLC, in the node, to another node, and the share of
 # wakeups on the CPU last used, from tracefs' sched events; SP_WHERE=0
-# leaves them out). The features file, kernel.sched_schedstats and the
-# tracing state are restored on exit, whatever happens.
+# leaves them out). Where turbostat runs (root, x86 MSRs; SP_TURBOSTAT=0
+# leaves it out), each run's average frequency, busy share and C-state
+# residency over all CPUs: turbo_avg_mhz, turbo_bzy_mhz, turbo_busy_pct,
+# turbo_cN_pct (turbostat --Summary around the run). With -l, the
+# wakeup-to-run delay of the tasks named COMM, wakelat_p50_us and
+# wakelat_p99_us, from perf sched record around the run (bench/wakelat.sh);
+# refused before the first run where perf sched record fails. The
+# features file, kernel.sched_schedstats and the tracing state are
+# restored on exit, whatever happens.
 set -euo pipefail
-feat="" side="" reps=5 warm=1
-while getopts "f:s:n:w:" o; do
+feat="" side="" reps=5 warm=1 lat=""
+while getopts "f:s:n:w:l:" o; do
 	case $o in
 	f) feat=$OPTARG ;;
+	l) lat=$OPTARG ;;
 	s) side=$OPTARG ;;
 	n) reps=$OPTARG ;;
 	w) warm=$OPTARG ;;
@@ -35,10 +43,12 @@ while getopts "f:s:n:w:" o; do
 	esac
 done
 shift $((OPTIND - 1))
-[ -n "$feat$side" ] && [ $# -gt 0 ] || { echo "usage: ab-run.sh -f FEATURE|-s SIDE [-n REPS] [-w WARMUP] -- WORKLOAD..." >&2; exit 2; }
+[ -n "$feat$side" ] && [ $# -gt 0 ] || { echo "usage: ab-run.sh -f FEATURE|-s SIDE [-n REPS] [-w WARMUP] [-l COMM,...] -- WORKLOAD..." >&2; exit 2; }
 case $side in "" | A | B) ;; *) echo "error: -s takes A or B, not '$side'" >&2; exit 2 ;; esac
 [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "error: -n $reps: want a positive whole number of runs per side" >&2; exit 2; }
 [[ $warm =~ ^[0-9]+$ ]] || { echo "error: -w $warm: want a whole number of warm-up pairs" >&2; exit 2; }
+[ -z "$lat" ] || [[ $lat =~ ^[^,[:space:]]+(,[^,[:space:]]+)*$ ]] ||
+	{ echo "error: -l '$lat': want the workload's task names, a comma list (hackbench or tbench,tbench_srv)" >&2; exit 2; }
 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -100,7 +110,27 @@ where_restore() {
 	rm -rf "$where"
 }
 tmp=$(mktemp)
-cleanup_on_exit 'restore_features; [ -z "$schedstats0" ] || echo "$schedstats0" >"$SCHEDSTATS"; [ -z "$where" ] || { where_stop; where_restore; }; rm -f "$tmp"'
+cleanup_on_exit 'restore_features; [ -z "$schedstats0" ] || echo "$schedstats0" >"$SCHEDSTATS"; [ -z "$where" ] || { where_stop; where_restore; }; rm -f "$tmp" "$tmp".*'
+# turbostat around each run, where it runs: a summary of all CPUs.
+TURBO_SHOW=Avg_MHz,Busy%,Bzy_MHz,CPU%c1,CPU%c6
+turbo=()
+if [ "${SP_TURBOSTAT:-1}" = 1 ] && command -v turbostat >/dev/null; then
+	if turbostat --quiet --Summary --show "$TURBO_SHOW" --out "$tmp.turbo" -- true >/dev/null 2>&1 &&
+		grep -q 'Busy%' "$tmp.turbo"; then
+		turbo=(turbostat --quiet --Summary --show "$TURBO_SHOW" --out "$tmp.turbo" --)
+	else
+		echo "ab-run: turbostat does not run here (not root, or no MSRs): no turbo_* metrics" >&2
+	fi
+fi
+# perf sched record around each run, for -l.
+sched=()
+if [ -n "$lat" ]; then
+	perf sched record -o "$tmp.sched" -- true >"$tmp.out" 2>&1 || {
+		echo "error: -l: perf sched record fails here ($(head -c 300 "$tmp.out")): run as root, with the sched tracepoints, or leave out -l (SCHED_LAT=0)" >&2
+		exit 1
+	}
+	sched=(perf sched record -o "$tmp.sched" --)
+fi
 one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	local f
 	if [ $# -gt 1 ]; then
@@ -117,13 +147,30 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	# A perf that writes no counters must not leave the last run's in
 	# place: the file is emptied first and its counters required.
 	: >"$tmp"
-	out=$(perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
+	out=$("${sched[@]}" "${turbo[@]}" perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
 		{ echo "error: workload failed: $out" >&2; exit 1; }
 	grep -q ',cpu-migrations,' "$tmp" ||
 		{ echo "error: perf stat counted nothing ($(command -v perf)): $(head -c 300 "$tmp") $out" >&2; exit 1; }
 	w1=$(sched_wait)
 	[ -z "$where" ] || where_stop
-	[ "$i" -lt "$warm" ] && return
+	[ "$i" -lt "$warm" ] && { rm -f "$tmp.sched"; return; }
+	# turbostat's summary: a header line naming the columns, then theirs.
+	[ ${#turbo[@]} = 0 ] || awk -v s="$1" '
+		h { for (i = 1; i <= NF; i++) if (name[i] != "") print s, name[i], $i; exit }
+		/Busy%/ {
+			for (i = 1; i <= NF; i++) {
+				c = $i
+				if (c == "Avg_MHz") name[i] = "turbo_avg_mhz"
+				else if (c == "Bzy_MHz") name[i] = "turbo_bzy_mhz"
+				else if (c == "Busy%") name[i] = "turbo_busy_pct"
+				else if (c ~ /^CPU%c[0-9]+$/) { sub(/^CPU%c/, "", c); name[i] = "turbo_c" c "_pct" }
+			}
+			h = 1
+		}' "$tmp.turbo"
+	if [ ${#sched[@]} -gt 0 ]; then
+		perf sched timehist -i "$tmp.sched" 2>/dev/null | "$(dirname "$0")/wakelat.sh" "$1" "$lat"
+		rm -f "$tmp.sched"
+	fi
 	[ -z "$where" ] || awk -v side="$1" -f "$(dirname "$0")/where.awk" "$where/topology" "$T/trace"
 	[ -z "$counts" ] || awk -v s="$1" '/^[a-z_]+ [0-9]+$/ { print s, "wake_" $1, $2 }' "$SIS_WAKE"
 	# The wait of a task runnable but not running, per timeslice: how

@@ -100,13 +100,32 @@ need_gnuplot() {
 		{ echo "error: gnuplot (${GNUPLOT:-gnuplot}) not found; run 'make deps' (installs gnuplot-nox)" >&2; return 1; }
 }
 
+# machine_summary FILE: bench/machine.sh's record in a few lines for the
+# report, with a warning, numbers and all, when the machine was not idle
+# before the run.
+machine_summary() {
+	awk '{ k = $1; $1 = ""; v[k] = substr($0, 2) }
+		k ~ /^node[0-9]+$/ { nl = nl " " k " " v[k] }
+		END {
+			print "Machine:  command line: " v["cmdline"]
+			print "  SMT      control " v["smt_control"] ", active " v["smt_active"]
+			print "  NUMA     " v["nodes"] " nodes on " v["sockets"] " sockets" (v["nps"] != "-" ? " (NPS" v["nps"] ")" : "") ":" nl
+			print "  Idle     before the run: " v["busy_pct"] "% of the CPUs busy over " v["sample_s"] " s; load average " v["loadavg"]
+			if (v["idle"] == "no")
+				print "WARNING: the machine was not idle before the run: " v["busy_pct"] "% of its CPUs busy over " v["sample_s"] " s (load average " v["loadavg"] "); other work skews both sides"
+		}' "$1"
+}
+
 # Runs per side of an A/B when REPS does not say (make, make bench, make
 # jobs): enough for the headline's migration cut to show at p < 0.05 under
 # the emulator, whose run-to-run spread is 15-25%.
 AB_REPS=12
-# The metrics of ab-run.sh's own where higher is better (bench/stats -H);
+# The metrics of ab-run.sh's own where higher is better (bench/stats -H),
+# and with ~ those neither better nor worse (the switches' decisions and
+# the wakeups that stayed, wake_*; turbostat's frequency and C-state
+# residency, turbo_*); the rest, wakelat_* among them, are lower-is-better.
 # bench/sets adds those of each set's workload.
-AB_HIGHER='cpus_utilised,~wake_*'
+AB_HIGHER='cpus_utilised,~wake_*,~turbo_*'
 # ab_meta FILE TITLE A B ALSO RUNS HIGHER WORKLOAD: what an A/B was, for
 # bench/report.sh: its title, the two sides' labels, the switch on in both
 # (or nothing), the runs per side, the higher-is-better metrics and the

@@ -10,7 +10,8 @@
 # table) and writes SET.csv (the table) and SET.png (every run, plot.sh).
 # Then, over every SET.csv in DIR: results.json, one object per set, side and
 # metric (set, side, label, metric, runs, mean, cv_pct, change_pct, p,
-# significant; A's row holds change and p), and for each family of sets that
+# significant; A's row holds change and p; count, count_per and topology,
+# the cpus, llcs and nodes, for a set sized to the machine, else null), and for each family of sets that
 # differ only in a trailing count (both-g1, both-g4, ...), present with two
 # counts or more, sweep-FAMILY.png: each metric's mean against the count,
 # both sides, with one standard deviation as error bars.
@@ -46,6 +47,9 @@ for set in "$@"; do
 	echo "== $set: $title"
 	echo "   A: $a, B: $b${also:+ (both with $also)}; $runs interleaved runs per side"
 	echo "   workload: $(meta "$m" workload)"
+	# A count sized to the machine (both-g2xllc): what it came to, and from what.
+	[ -z "$(meta "$m" per)" ] ||
+		echo "   count: $(meta "$m" count), $(meta "$m" per) = $(meta "$m" per_from) of this machine ($(meta "$m" cpus) CPUs, $(meta "$m" llcs) LLCs, $(meta "$m" nodes) nodes)"
 	if ! "$stats" -a "$a" -b "$b" -m "$runs" -H "$(meta "$m" higher)" -c "$dir/$set.csv" <"$dir/$set.raw"; then
 		failed+=("$set")
 		rm -f "$dir/$set.csv"
@@ -64,13 +68,21 @@ done
 		[ -e "$csv" ] || continue
 		set=$(basename "$csv" .csv)
 		[ -f "$dir/$set.meta" ] || continue
-		awk -F, -v set="$set" -v la="$(meta "$dir/$set.meta" a)" -v lb="$(meta "$dir/$set.meta" b)" -v sep="$sep" '
+		m=$dir/$set.meta
+		awk -F, -v set="$set" -v la="$(meta "$m" a)" -v lb="$(meta "$m" b)" -v sep="$sep" \
+			-v count="$(meta "$m" count)" -v per="$(meta "$m" per)" -v cpus="$(meta "$m" cpus)" \
+			-v llcs="$(meta "$m" llcs)" -v nodes="$(meta "$m" nodes)" '
 			function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 			function num(s) { return s == "" ? "null" : s + 0 }
+			# A count sized to the machine: the count, its rule and the machine.
+			BEGIN {
+				sized = per == "" ? "\"count\": null, \"count_per\": null, \"topology\": null" : \
+					sprintf("\"count\": %d, \"count_per\": %s, \"topology\": {\"cpus\": %d, \"llcs\": %d, \"nodes\": %d}", count, q(per), cpus, llcs, nodes)
+			}
 			NR > 1 {
-				printf "%s  {\"set\": %s, \"side\": %s, \"label\": %s, \"metric\": %s, \"runs\": %d, \"mean\": %s, \"cv_pct\": %s, \"change_pct\": %s, \"p\": %s, \"significant\": %s}",
+				printf "%s  {\"set\": %s, \"side\": %s, \"label\": %s, \"metric\": %s, \"runs\": %d, \"mean\": %s, \"cv_pct\": %s, \"change_pct\": %s, \"p\": %s, \"significant\": %s, %s}",
 					(n++ || sep != "") ? ",\n" : "", q(set), q($2), q($2 == "A" ? la : lb), q($1), $3, num($4), num($5), num($6), num($7),
-					$8 == "" ? "null" : ($8 == 1 ? "true" : "false")
+					$8 == "" ? "null" : ($8 == 1 ? "true" : "false"), sized
 			}
 			END { exit !n }' "$csv" && sep=,
 	done

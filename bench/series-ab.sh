@@ -13,11 +13,24 @@
 #   series-ab.sh -D [SET...]   the same without checking that this machine
 #                              can run them (make jobs, for other machines):
 #                              what a set reads from this machine stays a
-#                              placeholder (LLC0, MASK)
+#                              placeholder (LLC0, MASK); a set sized to
+#                              the machine (both-g2xllc) is refused
+#   series-ab.sh -N [SET...]   -D, with such a set's count left as its rule
+#                              (2xllc): make bench checks its sets with it
+#                              before it boots the guest that sizes them
 #
-# Every set named is checked before the first runs. The runs of set S go to
+# A set's count may be relative to the machine it runs on: MULTxllc,
+# MULTxcpu or MULTxnode in place of N (both-g2xllc: 2 hackbench groups per
+# LLC; tbench-0.5xcpu: a client per 2 online CPUs), resolved from sysfs
+# (SP_SYSFS stands for /sys) before the first set runs, rounded, at least
+# 1. SET.meta records the count, its rule and the machine's CPUs, LLCs
+# and nodes (count=, per=, cpus=, llcs=, nodes=).
+#
+# Every set named is checked before the first runs; then SP_OUT/machine
+# records the machine (bench/machine.sh). The runs of set S go to
 # SP_OUT/S.raw (ab-run.sh's lines) and what it was to SP_OUT/S.meta, and
-# its name to SP_OUT/done once it is complete;
+# its name to SP_OUT/done once it is complete; SCHED_LAT=1 adds the
+# wakeup latency percentiles of the hackbench and tbench sets (ab-run.sh -l);
 # bench/report.sh turns them into the set's table, CSV, JSON and plots, right
 # after the set here, or on the host after the guest with SP_REPORT=0 (make
 # bench). Without SP_OUT, a directory is made under TMPDIR and named at the end.
@@ -26,12 +39,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 stats=${STATS:-$here/../build/bin/stats}
 stream=${SP_STREAM:-$here/../build/bin/sp-stream}
 schbench=${SP_SCHBENCH:-$here/../build/bin/sp-schbench}
-reps=10 dry= defs_only= tools_later=
-while getopts "cdDn:" o; do
+reps=10 dry= defs_only= tools_later= names_only=
+while getopts "cdDNn:" o; do
 	case $o in
 	c) dry=1 tools_later=1 ;;
 	d) dry=1 ;;
 	D) dry=1 defs_only=1 ;;
+	N) dry=1 defs_only=1 names_only=1 ;;
 	n) reps=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -66,7 +80,7 @@ MESSAGING="perf bench sched messaging -t -g 1 -l ${MSG_LOOPS:-500}"
 # PREFIX begins NAME.
 set_line() {
 	local line name best= bestlen=0
-	N= LINE=
+	N= LINE= PER=
 	while IFS= read -r line; do
 		name=${line%%|*} name=${name//[[:space:]]/}
 		# A template's own name (both-gN) is no set: its N is no count.
@@ -81,8 +95,61 @@ set_line() {
 	[ -n "$best" ] || { echo "error: unknown set '$1' ($(sets_list))" >&2; return 2; }
 	name=${best%%|*} name=${name//[[:space:]]/}
 	N=${1#"${name%N}"}
-	[[ $N =~ ^[1-9][0-9]*$ ]] || { echo "error: set '$1': $name wants a positive number N" >&2; return 2; }
+	PER=
+	if [[ $N =~ ^([0-9]+(\.[0-9]+)?)x([a-z]+)$ ]]; then
+		case ${BASH_REMATCH[3]} in
+		llc | cpu | node) ;;
+		*) echo "error: set '$1': ${BASH_REMATCH[3]} is no unit of a count; per machine, N is MULTxllc, MULTxcpu or MULTxnode (${name%N}2xllc)" >&2; return 2 ;;
+		esac
+		awk -v m="${BASH_REMATCH[1]}" 'BEGIN { exit !(m > 0) }' ||
+			{ echo "error: set '$1': ${BASH_REMATCH[1]} per ${BASH_REMATCH[3]} is no load; want a multiple above 0 (${name%N}1x${BASH_REMATCH[3]})" >&2; return 2; }
+		PER=$N
+	elif ! [[ $N =~ ^[1-9][0-9]*$ ]]; then
+		echo "error: set '$1': $name wants a positive number N, or a multiple of the machine's LLCs, CPUs or nodes: ${name%N}2xllc, ${name%N}0.5xcpu, ${name%N}1xnode" >&2
+		return 2
+	fi
 	LINE=$best
+}
+# topo_counts: this machine's online CPUs, distinct LLCs (CPU 0's L3 and
+# the others', 0 where sysfs shows no L3) and NUMA nodes with CPUs, in
+# TOPO_CPUS, TOPO_LLCS, TOPO_NODES, from SP_SYSFS (default /sys).
+topo_counts() {
+	local sys=${SP_SYSFS:-/sys} c cpus=() d l
+	local -A llcs=()
+	if [ -r "$sys/devices/system/cpu/online" ]; then
+		mapfile -t cpus < <(cpus_of "$(cat "$sys/devices/system/cpu/online")")
+	else
+		for d in "$sys"/devices/system/cpu/cpu[0-9]*; do
+			[ -e "$d" ] && cpus+=("${d##*/cpu}")
+		done
+	fi
+	for c in "${cpus[@]}"; do
+		l=$(cat "$sys/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list" 2>/dev/null) || continue
+		llcs[$l]=1
+	done
+	TOPO_CPUS=${#cpus[@]} TOPO_LLCS=${#llcs[@]} TOPO_NODES=0
+	for d in "$sys"/devices/system/node/node[0-9]*; do
+		[ -s "$d/cpulist" ] && [ -n "$(tr -d '[:space:]' <"$d/cpulist")" ] && TOPO_NODES=$((TOPO_NODES + 1))
+	done
+	[ "$TOPO_NODES" -gt 0 ] || TOPO_NODES=1
+}
+# resolve_per: N, a count per machine (PER: MULTxUNIT), as a whole number
+# of this machine's units (topo_counts), rounded, at least 1; PER_FROM says
+# how ("2 x 4 LLCs"). A message and status 1 where sysfs shows no unit.
+resolve_per() {
+	local mult=${PER%x*} unit=${PER##*x} units name
+	topo_counts
+	case $unit in
+	llc) units=$TOPO_LLCS name=LLCs ;;
+	cpu) units=$TOPO_CPUS name=CPUs ;;
+	node) units=$TOPO_NODES name=nodes ;;
+	esac
+	[ "$units" -gt 0 ] || {
+		echo "error: set '$s' counts per $unit, and ${SP_SYSFS:-/sys} shows no $name (an LLC is a CPU's cache/index3): name an absolute count (${s%"$PER"}N) or a count per CPU (${s%"$PER"}${mult}xcpu)" >&2
+		return 1
+	}
+	N=$(awk -v m="$mult" -v u="$units" 'BEGIN { n = int(m * u + 0.5); print n < 1 ? 1 : n }')
+	PER_FROM="$mult x $units $name"
 }
 # sets_list: the names of bench/sets, for messages.
 sets_list() {
@@ -132,6 +199,19 @@ set_of() {
 	line=$LINE
 	feat=$(field 2 "$line") also=$(field 3 "$line") needs=$(field 5 "$line")
 	[ "$also" != - ] || also=
+	PER_FROM=
+	if [ -n "$PER" ]; then
+		[ "$needs" != stream ] ||
+			{ echo "error: set '$s': stream-N counts STREAM's passes, not load: want a whole number, stream-10" >&2; return 2; }
+		if [ -n "$names_only" ]; then
+			N=$PER
+		elif [ -n "$defs_only" ]; then
+			echo "error: set '$s' is sized to the machine it runs on ($PER), which -D does not read: name an absolute count (${s%"$PER"}N) for a machine elsewhere" >&2
+			return 2
+		else
+			resolve_per || return
+		fi
+	fi
 	if [ -n "$defs_only" ]; then
 		HACKBENCH_LLC="taskset -c LLC0 hackbench -g 1 -f LLC0_CPUS -l 3000 --threads --pipe" mask=MASK
 		[ "$needs" != stream ] || [ "$N" -ge 2 ] ||
@@ -151,14 +231,24 @@ set_of() {
 }
 
 # one: the A/B of set $s, as set_of set it: its runs to $out/$s.raw, what
-# it was to $out/$s.meta, then its report.
+# it was to $out/$s.meta, then its report. With SCHED_LAT=1, a hackbench
+# or tbench set has its wakeup latency measured (ab-run.sh -l).
 one() {
-	local a b
+	local a b lat=()
+	if [ "${SCHED_LAT:-0}" = 1 ]; then
+		case ${work[0]} in
+		hackbench) lat=(-l hackbench) ;;
+		*/tbench.sh) lat=(-l "tbench,tbench_srv") ;;
+		esac
+	fi
 	a=${feat//,/+} b=NO_${feat//,/+NO_}
-	echo "== $s: $title" >&2
-	ab_meta "$out/$s.meta" "$title" "$a" "$b" "$also" "$reps" "$higher" "${work[*]}"
+	echo "== $s: $title${PER:+ ($N = $PER_FROM)}" >&2
+	ab_meta "$out/$s.meta.tmp" "$title" "$a" "$b" "$also" "$reps" "$higher" "${work[*]}"
+	[ -z "$PER" ] || printf 'count=%s\nper=%s\nper_from=%s\ncpus=%s\nllcs=%s\nnodes=%s\n' \
+		"$N" "$PER" "$PER_FROM" "$TOPO_CPUS" "$TOPO_LLCS" "$TOPO_NODES" >>"$out/$s.meta.tmp"
+	mv "$out/$s.meta.tmp" "$out/$s.meta"
 	[ -z "$also" ] || feature_write "$also"
-	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 -- "${work[@]}" >"$out/$s.raw"
+	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 "${lat[@]}" -- "${work[@]}" >"$out/$s.raw"
 	[ -z "$also" ] || feature_write "NO_$also"
 	echo "$s" >>"$out/done"
 	"${report[@]}" "$out" "$s"
@@ -177,9 +267,23 @@ main() {
 		[ -z "$dry" ] || printf '%s | %s | %s | %s | %s | %s\n' "$s" "$feat" "${also:--}" "$higher" "$title" "${work[*]}"
 	done
 	[ -z "$dry" ] || exit 0
+	case ${SCHED_LAT:-0} in
+	0) ;;
+	1)
+		local err
+		err=$(perf sched record -o /dev/null -- true 2>&1) ||
+			{ echo "error: SCHED_LAT=1: perf sched record fails here ($(head -c 300 <<<"$err")): run as root, or with SCHED_LAT=0" >&2; exit 1; }
+		;;
+	*) echo "error: SCHED_LAT=${SCHED_LAT}: want 1 (wakeup latency of the hackbench and tbench sets, from perf sched) or 0" >&2; exit 2 ;;
+	esac
 	out=${SP_OUT:-}
 	[ -n "$out" ] || out=$(mktemp -d "${TMPDIR:-/tmp}/series-ab.XXXXXX")
 	printf '%s\n' "${sets[@]}" >"$out/sets"
+	# The machine as the runs found it (bench/machine.sh): command line,
+	# SMT, NUMA, and whether it was idle, which the report warns of.
+	"$here/machine.sh" >"$out/machine.tmp"
+	mv "$out/machine.tmp" "$out/machine"
+	! grep -qx 'idle no' "$out/machine" || machine_summary "$out/machine" | grep '^WARNING' >&2
 	save_features
 	cleanup_on_exit restore_features
 	for s in "${sets[@]}"; do

@@ -2,7 +2,8 @@
 # `make bench`: boot PRESET and run the changelog A/B sets (bench/series-ab.sh,
 # bench/sets) in the guest, then write their report on the host
 # (bench/report.sh). The report goes to the terminal and to
-# results/<time>-<preset>-bench/: report.txt; in sets/, per set SET.raw (every
+# results/<time>-<preset>-bench/: report.txt (its head: the topology, and
+# the machine as the runs found it, sets/machine); in sets/, per set SET.raw (every
 # run), SET.meta, SET.csv (the table) and SET.png (every run plotted), with
 # results.json (every table) and sweep-FAMILY.png (a family's sets against
 # their count); vm/ with the guest's console, dmesg and topology. It is
@@ -11,7 +12,7 @@
 # booted into the patched kernel, as root): results/<time>-host-bench/, with
 # host/topology in place of vm/; refused, with nothing changed, without
 # root, debugfs, the series' switches or perf (scripts/lib/host.sh).
-#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
+#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [SCHED_LAT=0|1] [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
@@ -22,9 +23,13 @@ REPS=${REPS:-$AB_REPS}
 read -ra sets <<<"${SETS:-}"
 # The loop counts series-ab.sh takes from its environment, passed to the guest.
 envs=(env)
-for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB; do
+for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB SCHED_LAT IDLE_MAX_PCT; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
+# The wakeup latency of the hackbench and tbench sets (perf sched record
+# around each run): on in host mode, off in the guest, where recording
+# every switch under the emulator costs more than the runs.
+[ "${HOST:-0}" != 1 ] || [ -n "${SCHED_LAT:-}" ] || envs+=(SCHED_LAT=1)
 # Bad input stops here, before anything is booted: runs, preset and every
 # set's name (without this machine's checks, which the guest makes).
 need_reps "$REPS"
@@ -37,7 +42,8 @@ if [ "${HOST:-0}" = 1 ]; then
 	host_preflight
 else
 	need_preset "$PRESET"
-	"$TOP/bench/series-ab.sh" -D "${sets[@]}" >/dev/null
+	# -N: a set sized to the machine (both-g2xllc) is sized in the guest.
+	"$TOP/bench/series-ab.sh" -N "${sets[@]}" >/dev/null
 fi
 # --check: the input only (make bench runs it before building the kernel).
 [ "${1:-}" != --check ] || exit 0
@@ -74,6 +80,8 @@ fi
 # The sets that completed are reported even when a later one failed or the
 # guest timed out; the directory then stays .partial.
 done_sets=()
+# The machine as the runs found it: command line, SMT, NUMA, idle or not.
+[ ! -s "$RESULTS/sets/machine" ] || { machine_summary "$RESULTS/sets/machine"; echo; } | tee -a "$RESULTS/report.txt"
 [ ! -s "$RESULTS/sets/done" ] || mapfile -t done_sets <"$RESULTS/sets/done"
 [ ${#done_sets[@]} = 0 ] ||
 	"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"

@@ -51,11 +51,11 @@ SP_SYSFS=$sys SP_STREAM=$t/none SP_SCHBENCH=$t/none "$B" -c stream-2 schbench-2 
 want() { # SET LINE
 	echo "$out" | grep -qxF -- "$2" || fail "set $1 resolved to $(echo "$out" | grep "^$1 ")"
 }
-want both-g2 "both-g2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_* | both wakeup switches, hackbench 2 groups | hackbench -g 2 -f 10 -s 100 -l 500 --threads --pipe"
-want limit-g2 "limit-g2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | SIS_LIMIT_STACKING | cpus_utilised,~wake_* | both wakeup switches narrowed by SIS_LIMIT_STACKING, hackbench 2 groups | hackbench -g 2 -f 10 -s 100 -l 500 --threads --pipe"
-want pair-llc "pair-llc | SELECT_BIAS_PREV | UTIL_FITS_CAPACITY | cpus_utilised,~wake_* | SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC | taskset -c 0 hackbench -g 1 -f $(taskset -c 0 nproc) -l 3000 --threads --pipe"
-want tbench-2 "tbench-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,tbench_mbps | both wakeup switches, tbench 2 clients | $TOP/bench/tbench.sh 10 2"
-want stream-2 "stream-2 | NUMA_IMB_PINNED | - | cpus_utilised,~wake_*,triad_mbps,triad_avg_mbps | NUMA_IMB_PINNED, STREAM triad 2 passes, pinned to CPUs 0,2 | taskset -c 0,2 $TOP/bench/../build/bin/sp-stream -n 2"
+want both-g2 "both-g2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_* | both wakeup switches, hackbench 2 groups | hackbench -g 2 -f 10 -s 100 -l 500 --threads --pipe"
+want limit-g2 "limit-g2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | SIS_LIMIT_STACKING | cpus_utilised,~wake_*,~turbo_* | both wakeup switches narrowed by SIS_LIMIT_STACKING, hackbench 2 groups | hackbench -g 2 -f 10 -s 100 -l 500 --threads --pipe"
+want pair-llc "pair-llc | SELECT_BIAS_PREV | UTIL_FITS_CAPACITY | cpus_utilised,~wake_*,~turbo_* | SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC | taskset -c 0 hackbench -g 1 -f $(taskset -c 0 nproc) -l 3000 --threads --pipe"
+want tbench-2 "tbench-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_*,tbench_mbps | both wakeup switches, tbench 2 clients | $TOP/bench/tbench.sh 10 2"
+want stream-2 "stream-2 | NUMA_IMB_PINNED | - | cpus_utilised,~wake_*,~turbo_*,triad_mbps,triad_avg_mbps | NUMA_IMB_PINNED, STREAM triad 2 passes, pinned to CPUs 0,2 | taskset -c 0,2 $TOP/bench/../build/bin/sp-stream -n 2"
 echo "# bench/sets: ${#all[@]} sets resolve; e.g. $(echo "$out" | grep '^stream-2 ')"
 # The sets run with no name are the @default line's.
 [ "$("$B" -d | cut -d' ' -f1 | paste -sd' ')" = "$(sed -n 's/^@default //p' "$TOP/bench/sets")" ] ||
