@@ -5,7 +5,11 @@
 #                     with the two sides as a matrix, so that `lkp split-job`
 #                     gives one job per side, and the set's workload as LKP
 #                     names it (hackbench, tbench, perf-bench-sched-pipe,
-#                     perf-bench-sched-messaging, schbench)
+#                     perf-bench-sched-messaging, schbench), run once per
+#                     lkp run (LKP folds a job's iterations into one number);
+#                     "# sp-" lines name the sides, the fields to compare
+#                     (the testcase's, from its parse script, then
+#                     perf-stat's migrations and context switches) and REPS
 #   mmtests/config-SET  an mmtests config of the same workload, with the two
 #                     sides in SP_SIDE_A and SP_SIDE_B
 #   mmtests/run-ab.sh   runs run-mmtests.sh once per side with the features
@@ -56,6 +60,14 @@ opt() {
 lkp_head() {
 	printf 'suite: %s\ntestcase: %s\ncategory: benchmark\n' "$1" "$1"
 }
+# lkp_monitors: the profilers among the default monitors of LKP's category
+# benchmark (include/category/benchmark) start recording after a delay, 30 s
+# (perf-sched), 60 s (perf-c2c) and 100 s (perf-profile) when the job has
+# no runtime, past the end of a run of seconds; here they record from the
+# start. A job's monitor key replaces the default's whole, hence lite_mode.
+lkp_monitors() {
+	printf 'perf-sched:\n  lite_mode: 1\n  delay: 0\nperf-profile:\n  delay: 0\nperf-c2c:\n  delay: 0\n'
+}
 # mm_hackbench MODE-IPC GROUPS LOOPS: mmtests' hackbench (perf bench sched
 # messaging) at one group count.
 mm_hackbench() {
@@ -66,7 +78,7 @@ mm_hackbench() {
 while IFS='|' read -r set feat also _ title work; do
 	set=$(echo $set) feat=$(echo $feat) also=$(echo $also) title=$(echo $title) work=$(echo $work)
 	a=$(words "$feat" "$also" "") b=$(words "$feat" "$also" NO_)
-	lkp= mm=
+	lkp= mm= field= higher=
 	case $work in
 	"hackbench "*)
 		mode=process ipc=socket
@@ -75,13 +87,14 @@ while IFS='|' read -r set feat also _ title work; do
 		g=$(opt "$work" -g) f=$(opt "$work" -f) s=$(opt "$work" -s) l=$(opt "$work" -l)
 		lkp="$(lkp_head hackbench)
 nr_threads: $g
-iterations: ${reps}x
+iterations: 1x
 hackbench:
   mode: $mode
   ipc: $ipc
   fds: $f
   datasize: ${s:-100}
   loops: $l"
+		field=hackbench.throughput higher=$field
 		[ "$mode" = threads ] && mode=thread
 		[ "$ipc" = pipe ] && ipc=pipes || ipc=sockets
 		mm="# mmtests' hackbench is perf bench sched messaging: $g groups of 20 senders
@@ -92,12 +105,13 @@ $(mm_hackbench "$mode-$ipc" "$g" "$l")" ;;
 		lkp="$(lkp_head tbench)
 nr_threads: $n
 runtime: $secs
-iterations: ${reps}x
+iterations: 1x
 cluster: cs-localhost
 if role server:
   tbench-server:
 if role client:
   tbench:"
+		field=tbench.throughput_MB/s higher=$field
 		mm="export MMTESTS=\"tbench\"
 export MMTEST_ITERATIONS=$reps
 export TBENCH_DURATION=$secs
@@ -106,31 +120,32 @@ export TBENCH_MAX_CLIENTS=$n" ;;
 	"perf bench sched pipe "*)
 		l=$(opt "$work" -l)
 		lkp="$(lkp_head perf-bench-sched-pipe)
-iterations: ${reps}x
 perf-bench-sched-pipe:
   loops: $l
   mode: process"
+		field=perf-bench-sched-pipe.ops_per_sec higher=$field
 		mm="export MMTESTS=\"perfpipe\"
 export PERFPIPE_ITERATIONS=$reps
 export PERFPIPE_LOOPS=$l" ;;
 	"perf bench sched messaging "*)
 		g=$(opt "$work" -g) l=$(opt "$work" -l)
 		lkp="$(lkp_head perf-bench-sched-messaging)
-iterations: ${reps}x
 perf-bench-sched-messaging:
   loops: $l
   groups: $g
   ipc: socket
   mode: thread"
+		field=perf-bench-sched-messaging.total_time_sec
 		mm=$(mm_hackbench thread-sockets "$g" "$l") ;;
 	*/sp-schbench\ *)
 		m=$(opt "$work" -m) secs=$(opt "$work" -r)
 		lkp="$(lkp_head schbench)
-iterations: ${reps}x
+iterations: 1x
 schbench:
   message_threads: $m
   worker_threads: $llc
   runtime: ${secs}s"
+		field=schbench.wakeup_latency_99%_us
 		mm="export MMTESTS=\"schbench\"
 export MMTEST_ITERATIONS=$reps
 export SCHBENCH_RUNTIME=$secs
@@ -146,13 +161,20 @@ export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
 	[ -n "$lkp" ] || continue
 	{
 		echo "# sched-placement set $set: $title"
-		echo "# A: $a; B: $b"
-		echo "# Written by make jobs from bench/sets; names as in lkp-tests bbbc29c."
+		echo "# Written by make jobs from bench/sets; names as in lkp-tests bbbc29c. Run with"
+		echo "# run-ab.sh, which reads the sp- lines."
+		echo "# sp-set: $set"
+		echo "# sp-side-a: $a"
+		echo "# sp-side-b: $b"
+		echo "# sp-fields: $field perf-stat.ps.cpu-migrations perf-stat.ps.context-switches"
+		echo "# sp-higher: ${higher:--}"
+		echo "# sp-reps: $reps"
 		echo "sched_feature:"
 		echo "  feature:"
 		echo "    - \"$a\""
 		echo "    - \"$b\""
 		echo "$lkp"
+		lkp_monitors
 	} >"$out.partial/lkp/$set.yaml"
 	{
 		echo "# sched-placement set $set: $title"

@@ -5,7 +5,11 @@
 # parses as shell, naming only programs, parameters, tests and variables
 # that exist in the versions read (lkp-tests bbbc29c, mmtests 638401e: the
 # lists below), each with both sides of its set, sides that LKP's result
-# paths (the first 31 characters of a value) keep apart. The sets left out
+# paths (the first 31 characters of a value) keep apart. Each LKP job runs
+# its workload once per lkp run (iterations 1x or none), has the profilers
+# among LKP's default monitors record from the start (delay 0), and names in
+# its sp- lines its sides and the fields run-ab.sh compares: the testcase's
+# own first, each a name its parse script prints. The sets left out
 # are named with their reason. run-ab.sh, the mmtests wrapper, runs against
 # a fake mmtests checkout and debugfs: once per side with that side's
 # features written, the features kept and restored, then compare-kernels.sh;
@@ -23,8 +27,19 @@ tbench-server:
 schbench:message_threads,worker_threads,worker_threads_by_instance,runtime,iterations,intervaltime_s
 stream:nr_threads,array_size,omp,loop,iterations
 perf-bench-sched-pipe:loops,mode
-perf-bench-sched-messaging:loops,groups,ipc,mode'
+perf-bench-sched-messaging:loops,groups,ipc,mode
+perf-sched:lite_mode,delay,duration,runtime
+perf-profile:events,period,freq,delay,duration,callgraph,children,inline,cpu
+perf-c2c:event,mode,ldlat,delay,duration'
 lkp_top='suite testcase category cluster nr_threads iterations runtime'
+# What each testcase's parse script prints (programs/*/parse), to stats.json
+# as TESTCASE.NAME; and perf-stat's per-second rates (ps.EVENT).
+lkp_fields='hackbench:throughput,throughput_best,throughput_avg,throughput_worst
+tbench:throughput_MB/s,max_latency
+schbench:wakeup_latency_50%_us,wakeup_latency_90%_us,wakeup_latency_99%_us,wakeup_latency_99.9%_us,request_latency_50%_us,request_latency_90%_us,request_latency_99%_us,request_latency_99.9%_us
+perf-bench-sched-pipe:ops_per_sec
+perf-bench-sched-messaging:total_time_sec
+perf-stat:ps.cpu-migrations,ps.context-switches'
 mm_tests='hackbench-process-pipes hackbench-process-sockets hackbench-thread-pipes hackbench-thread-sockets tbench schbench stream perfpipe'
 mm_vars='MMTESTS MMTEST_ITERATIONS HACKBENCH_ITERATIONS HACKBENCH_MIN_GROUPS HACKBENCH_MAX_GROUPS HACKBENCH_LOOPS TBENCH_DURATION TBENCH_MIN_CLIENTS TBENCH_MAX_CLIENTS SCHBENCH_RUNTIME SCHBENCH_INTERVAL SCHBENCH_MESSAGE_THREADS SCHBENCH_MIN_WORKER_THREADS SCHBENCH_MAX_WORKER_THREADS STREAM_SIZE STREAM_THREADS STREAM_METHOD STREAM_ITERATIONS PERFPIPE_LOOPS PERFPIPE_ITERATIONS'
 
@@ -36,10 +51,11 @@ for s in "${all[@]}"; do
 	[ -f "$t/jobs/lkp/$s.yaml" ] || grep -q "^- $s: " "$t/jobs/README" ||
 		fail "set $s neither written nor named as left out: $(cat "$t/jobs/README")"
 done
-python3 - "$t/jobs/lkp" "$lkp_params" "$lkp_top" "$TOP/bench/sets" <<'PY' || fail "an LKP job is wrong (above)"
+python3 - "$t/jobs/lkp" "$lkp_params" "$lkp_top" "$TOP/bench/sets" "$lkp_fields" <<'PY' || fail "an LKP job is wrong (above)"
 import os, re, sys, yaml
 d, params, top, sets = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]
 known = {l.split(':')[0]: set(filter(None, l.split(':')[1].split(','))) for l in params.splitlines()}
+fields = {l.split(':')[0]: set(l.split(':')[1].split(',')) for l in sys.argv[5].splitlines()}
 switches = set()
 for l in open(sets):
     if not l.startswith(('#', '@')) and '|' in l:
@@ -69,6 +85,20 @@ for name in sorted(os.listdir(d)):
     a, b = (re.sub(r'[^-a-zA-Z0-9+=:.%]', '_', s[:31]) for s in sides)
     if a == b: err(f"the sides share LKP's result path: {a}")
     if not any(w.startswith('NO_') for w in sides[1].split()): err("side B turns nothing off")
+    # One run of the workload per lkp run: LKP folds iterations into one
+    # number per result root (and perf-bench-sched-* run once anyway).
+    if job.get('iterations') not in (None, '1x'): err(f"iterations {job.get('iterations')}, not 1x")
+    for m in ('perf-sched', 'perf-profile', 'perf-c2c'):
+        if (job.get(m) or {}).get('delay') != 0: err(f"{m} does not record from the start (delay 0)")
+    meta = dict(re.findall(r'^# sp-([a-z-]+): (.*)$', open(os.path.join(d, name)).read(), re.M))
+    if (meta.get('side-a'), meta.get('side-b')) != tuple(sides): err(f"sp-side-a/b {meta} are not the sides")
+    fl = meta.get('fields', '').split()
+    if not fl or not fl[0].startswith(job['testcase'] + '.'): err(f"first sp-field {fl[:1]} is not of {job['testcase']}")
+    for f in fl:
+        prog, _, stat = f.partition('.')
+        if stat not in fields.get(prog, ()): err(f"{prog}'s parse prints no {stat}")
+    for h in meta.get('higher', '-').split(','):
+        if h != '-' and h not in fl: err(f"sp-higher {h} is not a field")
 sys.exit(bad)
 PY
 for c in "$t"/jobs/mmtests/config-*; do
