@@ -185,6 +185,8 @@ export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
 		echo "$mm"
 	} >"$out.partial/mmtests/config-$set"
 done <<<"$defs"
+cp "$TOP/bench/lkp-ab.sh" "$out.partial/lkp/run-ab.sh"
+cp "$TOP/bench/lib.sh" "$out.partial/lkp/lib.sh"
 cp "$TOP/bench/mmtests-ab.sh" "$out.partial/mmtests/run-ab.sh"
 cp "$TOP/bench/lib.sh" "$out.partial/mmtests/lib.sh"
 {
@@ -195,13 +197,35 @@ Written by make jobs from bench/sets ($(git -C "$TOP" log -1 --format=%h 2>/dev/
 side, schbench with $llc workers per message thread. Boot a kernel of the series first (make deb), as
 root with debugfs mounted.
 
-LKP (lkp-tests): each lkp/SET.yaml gives two jobs, one per side of the set (sched_feature's matrix).
-Its programs/sched_feature/setup must write one word a write, as at bbbc29c (the kernel refuses two words
-in one write), and it does nothing when debugfs is not mounted: mount it first.
+LKP (lkp-tests, after make install in its checkout): each lkp/SET.yaml gives two jobs, one per side of
+the set (sched_feature's matrix), each running the set's workload once per lkp run. As root, from the
+lkp-tests checkout, with JOBS the directory of this README and SET a set, in this order:
 
-    lkp split-job -o split lkp/SET.yaml && lkp install split/*.yaml
-    for j in split/*.yaml; do lkp run \$j; done
-    lkp compare -d feature -f hackbench.throughput RESULT_ROOT_A RESULT_ROOT_B
+    JOBS=path/to/out/jobs SET=both-g4
+    lkp install
+    mkdir -p split/\$SET
+    lkp split-job -o split/\$SET \$JOBS/lkp/\$SET.yaml
+    lkp install split/\$SET/*.yaml
+    \$JOBS/lkp/run-ab.sh \$JOBS/lkp/\$SET.yaml split/\$SET
+
+The plain lkp install writes hosts/\$HOSTNAME, without which split-job writes nothing; split-job writes
+only into a directory that exists; it exits 0 either way (run-ab.sh checks for the two jobs). The second
+install gets the workload and the monitors' programs. run-ab.sh runs lkp run REPS times per side (default
+$reps), A B B A A B ..., reads each run's stats.json, and prints the table of build/bin/stats (make tools in
+the sched-placement checkout, or STATS=path/to/stats): mean, CV, change and Welch's p of the set's field
+(hackbench.throughput, tbench.throughput_MB/s, schbench.wakeup_latency_99%_us,
+perf-bench-sched-pipe.ops_per_sec or perf-bench-sched-messaging.total_time_sec) and of perf-stat's
+cpu-migrations and context-switches per second (perf-stat does not run in a VM). It keeps the table, the
+numbers and the result roots in lkp-ab-SET/. LKP keeps 100 runs of a job (result roots .../0 to .../99).
+
+sched_feature's setup writes the side's words one at a time (the kernel refuses two in one write), has
+no teardown, and does nothing when debugfs is not mounted: after a plain lkp run the side's switches
+stay written. run-ab.sh checks the words after each run, and writes back the features file it found at
+the end, also after Ctrl-C. The profilers among LKP's default monitors (perf-sched, perf-profile,
+perf-c2c) wait 30 to 100 s before they record, longer than these runs: the jobs set their delay to 0, so
+they record every run of both sides from its start. lkp compare -d feature cannot pair these sides: result
+paths keep the first 31 characters of a value, spaces made _, and compare looks for the whole value in
+them; it works only for sides of one word of at most 31 characters.
 
 mmtests: each mmtests/config-SET with run-ab.sh, from the mmtests checkout:
 
@@ -218,4 +242,4 @@ EOF
 } >"$out.partial/README"
 rm -rf "$out"
 mv "$out.partial" "$out"
-note "jobs in ${out#"$TOP"/}/: $(cd "$out" && ls lkp | wc -l) LKP jobs, $(cd "$out" && ls mmtests/config-* | wc -l) mmtests configs; $(( ${#skipped[@]} )) sets left out (README)"
+note "jobs in ${out#"$TOP"/}/: $(cd "$out" && ls lkp/*.yaml | wc -l) LKP jobs, $(cd "$out" && ls mmtests/config-* | wc -l) mmtests configs; $(( ${#skipped[@]} )) sets left out (README)"

@@ -45,7 +45,7 @@ mm_vars='MMTESTS MMTEST_ITERATIONS HACKBENCH_ITERATIONS HACKBENCH_MIN_GROUPS HAC
 
 mapfile -t all < <(grep -v '^[#@]' "$TOP/bench/sets" | grep . | cut -d'|' -f1 | tr -d ' \t' | sed 's/N$/2/')
 JOB_SETS="${all[*]}" JOBS_OUT=$t/jobs "$TOP/scripts/jobs.sh" 2>"$t/log" || fail "make jobs failed: $(cat "$t/log")"
-n=$(ls "$t/jobs/lkp" | wc -l)
+n=$(ls "$t"/jobs/lkp/*.yaml | wc -l)
 [ "$n" -ge 10 ] || fail "only $n LKP jobs from ${#all[@]} sets: $(ls "$t/jobs/lkp")"
 for s in "${all[@]}"; do
 	[ -f "$t/jobs/lkp/$s.yaml" ] || grep -q "^- $s: " "$t/jobs/README" ||
@@ -62,7 +62,7 @@ for l in open(sets):
         f = l.split('|')
         switches |= set(f[1].strip().split(',')) | ({f[2].strip()} - {'-'})
 bad = 0
-for name in sorted(os.listdir(d)):
+for name in sorted(n for n in os.listdir(d) if n.endswith('.yaml')):
     job = yaml.safe_load(open(os.path.join(d, name)))
     def err(m):
         global bad
