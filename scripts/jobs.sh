@@ -10,11 +10,15 @@
 #                     "# sp-" lines name the sides, the fields to compare
 #                     (the testcase's, from its parse script, then
 #                     perf-stat's migrations and context switches) and REPS
+#   lkp/run-ab.sh, lib.sh  runs lkp run of each side's split job in turn and
+#                     compares the fields with build/bin/stats (bench/lkp-ab.sh)
 #   mmtests/config-SET  an mmtests config of the same workload, with the two
-#                     sides in SP_SIDE_A and SP_SIDE_B
-#   mmtests/run-ab.sh   runs run-mmtests.sh once per side with the features
-#                     set (run names SET-A and SET-B), then compare-kernels.sh
-#   README            how to run each, and the sets left out and why
+#                     sides in SP_SIDE_A and SP_SIDE_B, monitors on
+#   mmtests/run-ab.sh, lib.sh  runs run-mmtests.sh A B B A with the features
+#                     set (run names SET-A1 SET-B1 SET-B2 SET-A2), then
+#                     compare-kernels.sh (bench/mmtests-ab.sh)
+#   README            how to run each, the sets left out and why, and the
+#                     sets whose workload differs under mmtests
 #
 #   [JOB_SETS='both-g4 ...'] [REPS=12] [LLC_CPUS=16] [JOBS_OUT=out/jobs] jobs.sh
 #
@@ -38,7 +42,7 @@ out=${JOBS_OUT:-$TOP/out/jobs}
 rm -rf "$out.partial"
 mkdir -p "$out.partial/lkp" "$out.partial/mmtests"
 cleanup_on_exit 'rm -rf "$out.partial"'
-skipped=()
+skipped=() mmdiff=()
 
 # words FEATURES ALSO PREFIX: the features file words of one side: each
 # switch of the set with PREFIX ("" or NO_), and the also-on switch on.
@@ -67,6 +71,23 @@ lkp_head() {
 # start. A job's monitor key replaces the default's whole, hence lite_mode.
 lkp_monitors() {
 	printf 'perf-sched:\n  lite_mode: 1\n  delay: 0\nperf-profile:\n  delay: 0\nperf-c2c:\n  delay: 0\n'
+}
+# mm_monitors: mmtests' monitors as configs/config-scheduler-hackbench has
+# them, every second (these runs are short), turbostat only where installed
+# (its monitor execs it, and dies without it).
+mm_monitors() {
+	printf '%s\n' \
+		"# Monitors as configs/config-scheduler-hackbench, every second: perf stat's" \
+		"# cpu-migrations and context-switches, mpstat, turbostat where installed." \
+		'export RUN_MONITOR=yes' \
+		'export MONITORS_ALWAYS=' \
+		'export MONITORS_GZIP="proc-vmstat perf-time-stat mpstat"' \
+		'if command -v turbostat >/dev/null 2>&1; then' \
+		'	export MONITORS_GZIP="$MONITORS_GZIP turbostat"' \
+		'fi' \
+		'export MONITORS_WITH_LATENCY="vmstat"' \
+		'export MONITOR_PERF_EVENTS=cpu-migrations,context-switches' \
+		'export MONITOR_UPDATE_FREQUENCY=1'
 }
 # mm_hackbench MODE-IPC GROUPS LOOPS: mmtests' hackbench (perf bench sched
 # messaging) at one group count.
@@ -99,7 +120,8 @@ hackbench:
 		[ "$ipc" = pipe ] && ipc=pipes || ipc=sockets
 		mm="# mmtests' hackbench is perf bench sched messaging: $g groups of 20 senders
 # and 20 receivers where the set's hackbench has $f of each.
-$(mm_hackbench "$mode-$ipc" "$g" "$l")" ;;
+$(mm_hackbench "$mode-$ipc" "$g" "$l")"
+		mmdiff+=("$set: mmtests' hackbench is perf bench sched messaging, 20 senders and 20 receivers a group: $g groups are $((40 * g)) tasks there, $((2 * f * g)) here (hackbench -f $f)") ;;
 	*/tbench.sh\ *)
 		read -r _ secs n <<<"$work"
 		lkp="$(lkp_head tbench)
@@ -152,7 +174,8 @@ export SCHBENCH_RUNTIME=$secs
 export SCHBENCH_INTERVAL=$secs
 export SCHBENCH_MESSAGE_THREADS=$m
 export SCHBENCH_MIN_WORKER_THREADS=$llc
-export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
+export SCHBENCH_MAX_WORKER_THREADS=$llc"
+		mmdiff+=("$set: the real schbench in place of sp-schbench (under LKP too): its own percentiles, no requests per second or wake_local_pct") ;;
 	*/latency.sh\ *) skipped+=("$set: cyclictest beside hackbench has no LKP or mmtests form; run it with make bench HOST=1") ;;
 	*"taskset -c LLC0 "*) skipped+=("$set: pinned to the LLC of CPU 0; run it with make bench HOST=1") ;;
 	*"taskset -c MASK "*) skipped+=("$set: STREAM pinned to one CPU in half the LLCs of each node, which neither tool's stream can pin; run it with make bench HOST=1") ;;
@@ -183,6 +206,7 @@ export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
 		echo "export SP_SIDE_A=\"$a\""
 		echo "export SP_SIDE_B=\"$b\""
 		echo "$mm"
+		mm_monitors
 	} >"$out.partial/mmtests/config-$set"
 done <<<"$defs"
 cp "$TOP/bench/lkp-ab.sh" "$out.partial/lkp/run-ab.sh"
@@ -227,13 +251,26 @@ they record every run of both sides from its start. lkp compare -d feature canno
 paths keep the first 31 characters of a value, spaces made _, and compare looks for the whole value in
 them; it works only for sides of one word of at most 31 characters.
 
-mmtests: each mmtests/config-SET with run-ab.sh, from the mmtests checkout:
+mmtests: each mmtests/config-SET with run-ab.sh. As root, from the mmtests checkout:
 
-    path/to/run-ab.sh path/to/config-SET
+    JOBS=path/to/out/jobs SET=both-g4
+    \$JOBS/mmtests/run-ab.sh \$JOBS/mmtests/config-\$SET
 
-It runs ./run-mmtests.sh --no-monitor once per side (run names SET-A and SET-B) with the side's features
-written first, keeps the features file in work/log/SET-X/, restores it, and runs compare-kernels.sh.
+It runs ./run-mmtests.sh --run-monitor four times, A B B A, so that a drift over the session hits both
+sides alike (ROUNDS=N: N such rounds), under the run names SET-A1 SET-B1 SET-B2 SET-A2, each with its
+side's features written first and $reps iterations; keeps the features file in work/log/NAME/sched-features;
+restores it; and runs compare-kernels.sh --auto-detect (significance marks) with SET-B1 as the baseline:
+SET-B2 against it is the run-to-run noise. Monitors as config-scheduler-hackbench has them, every second:
+perf-time-stat (cpu-migrations, context-switches), mpstat, turbostat where installed, proc-vmstat, vmstat.
+Ctrl-C stops run-mmtests.sh's process group (SIGTERM; SIGKILL after MM_STOP_SECS, default 30), waits for
+it and restores the features file; compare-kernels.sh does not run then. A run name work/log already has
+is refused (mmtests would replace it).
 EOF
+	if [ ${#mmdiff[@]} -gt 0 ]; then
+		echo
+		echo "Not the same workload under mmtests as under make bench:"
+		printf -- '- %s\n' "${mmdiff[@]}"
+	fi
 	if [ ${#skipped[@]} -gt 0 ]; then
 		echo
 		echo "Not written:"
