@@ -52,6 +52,48 @@ feature_write() {
 		"$SCHED_FEATURES" >"$SCHED_FEATURES.tmp" && mv "$SCHED_FEATURES.tmp" "$SCHED_FEATURES"
 }
 
+# run_group CMD...: CMD in a process group of its own, waited for; returns
+# its status. A terminal's Ctrl-C then reaches the caller alone, whose
+# cleanup stops the whole group with stop_group: the tools that make jobs
+# drives (lkp run, run-mmtests.sh) start monitors and workloads of their own,
+# and run-mmtests.sh goes on after a SIGINT (its trap only kills the test
+# it is running). setsid does not fork here: a background child of a
+# non-interactive shell is never a group leader, so $! is the group. The
+# caller's traps run while it waits (a shell defers them during a foreground
+# command).
+group_pid=
+run_group() {
+	local rc=0
+	setsid "$@" &
+	group_pid=$!
+	wait "$group_pid" || rc=$?
+	group_pid=
+	return "$rc"
+}
+# stop_group [SECONDS]: SIGTERM to the group of a run_group still running;
+# once CMD has ended, or after SECONDS (default 30), SIGKILL to whatever is
+# left in the group (monitors CMD did not stop); then CMD is waited for.
+stop_group() {
+	local end=$((SECONDS + ${1:-30})) st
+	[ -n "$group_pid" ] || return 0
+	kill -TERM -- "-$group_pid" 2>/dev/null || true
+	# CMD is a zombie once it has ended: it stays the group's until waited for.
+	while st=$(sed 's/.*) //' "/proc/$group_pid/stat" 2>/dev/null) && [ "${st%% *}" != Z ] &&
+		[ "$SECONDS" -lt "$end" ]; do
+		sleep 0.2
+	done
+	kill -KILL -- "-$group_pid" 2>/dev/null || true
+	wait "$group_pid" 2>/dev/null || true
+	group_pid=
+}
+# features_show WORDS: true if the features file shows every word of WORDS.
+features_show() {
+	local w
+	for w in $1; do
+		tr ' ' '\n' <"$SCHED_FEATURES" | grep -qxF -- "$w" || return 1
+	done
+}
+
 # One CPU in each of the first half of the LLCs of every node (rounded
 # down), as the original report pinned STREAM (numactl -C 0,16,...,112: 4 of
 # the 8 LLCs per node) and as the kselftest numa_imb_pinned does: the

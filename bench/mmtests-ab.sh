@@ -3,56 +3,79 @@
 # the patched kernel, as root: make jobs writes it as out/jobs/mmtests/run-ab.sh
 # beside the configs.
 #
-#   run-ab.sh CONFIG [MMTESTS_DIR]
+#   [ROUNDS=1] [MM_STOP_SECS=30] run-ab.sh CONFIG [MMTESTS_DIR]
 #
 # CONFIG is a config-SET of make jobs (SP_SET, SP_SIDE_A and SP_SIDE_B name
-# the set and the features file words of its two sides). For side A, then B:
-# the side's words are written to the features file and read back, then
-# ./run-mmtests.sh --no-monitor --config CONFIG SET-SIDE runs, and the features
-# file is kept in work/log/SET-SIDE/sched-features (after the run: mmtests
-# empties that directory when it starts). The features file is restored
-# whatever happens; then compare-kernels.sh --baseline SET-B --compare SET-A.
+# the set and the features file words of its two sides; its monitors are on).
+# ROUNDS times, the sides in the order A B B A, so that a drift over the
+# session hits both sides alike, under their own run names (SET-A1 SET-B1
+# SET-B2 SET-A2, then SET-A3 SET-B3 SET-B4 SET-A4, ...): the side's words are
+# written to the features file and read back, then
+# ./run-mmtests.sh --run-monitor --config CONFIG NAME runs, and the features
+# file is kept in work/log/NAME/sched-features (after the run: mmtests
+# empties that directory when it starts). A run name that work/log already
+# has is refused before anything runs: mmtests would replace it. Then the
+# features file is restored, and compare-kernels.sh --auto-detect (its
+# significance marks) compares every run with SET-B1: the other B runs
+# first, which show the run-to-run noise, then the A runs.
+#
+# run-mmtests.sh runs in a process group of its own (bench/lib.sh
+# run_group): its SIGINT trap kills the test it is running and goes on, and
+# the monitors it starts are its children. On SIGINT (Ctrl-C), SIGTERM or
+# SIGHUP, run-ab.sh sends SIGTERM to that group, waits for run-mmtests.sh
+# (SIGKILL to what is left after MM_STOP_SECS, default 30), restores the
+# features file and dies of the signal; compare-kernels.sh does not run.
 # lib.sh is bench/lib.sh, copied beside it (features file save, restore and
 # write). SP_DEBUGFS stands for /sys/kernel/debug (the tests give a fake one).
 set -euo pipefail
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: run-ab.sh CONFIG [MMTESTS_DIR]" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: [ROUNDS=1] run-ab.sh CONFIG [MMTESTS_DIR]" >&2; exit 2; }
 cfg=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 mm=${2:-.}
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 F=$SCHED_FEATURES
-[ -r "$cfg" ] || { echo "error: no config at $1" >&2; exit 1; }
-[ -x "$mm/run-mmtests.sh" ] || { echo "error: $mm is not an mmtests checkout (no run-mmtests.sh); give its path" >&2; exit 1; }
+err() { echo "error: $*" >&2; exit 1; }
+[ -r "$cfg" ] || err "no config at $1"
+[ -x "$mm/run-mmtests.sh" ] || err "$mm is not an mmtests checkout (no run-mmtests.sh); give its path"
 # shellcheck disable=SC1090
 eval "$(. "$cfg" && printf 'set=%q a=%q b=%q\n' "${SP_SET:-}" "${SP_SIDE_A:-}" "${SP_SIDE_B:-}")"
 [ -n "$set" ] && [ -n "$a" ] && [ -n "$b" ] ||
-	{ echo "error: $1 has no SP_SET, SP_SIDE_A and SP_SIDE_B; use a config of make jobs" >&2; exit 1; }
-[ -w "$F" ] || { echo "error: $F is not writable: run as root with debugfs mounted" >&2; exit 1; }
+	err "$1 has no SP_SET, SP_SIDE_A and SP_SIDE_B; use a config of make jobs"
+rounds=${ROUNDS:-1}
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || err "ROUNDS=$rounds: want a positive whole number of A B B A rounds"
+stop_secs=${MM_STOP_SECS:-30}
+[[ $stop_secs =~ ^[0-9]+$ ]] || err "MM_STOP_SECS=$stop_secs: want whole seconds"
+[ -w "$F" ] || err "$F is not writable: run as root with debugfs mounted"
 for w in $a $b; do
-	feature_known "$w" ||
-		{ echo "error: the running kernel has no sched feature ${w#NO_}: boot a kernel of the series" >&2; exit 1; }
+	feature_known "$w" || err "the running kernel has no sched feature ${w#NO_}: boot a kernel of the series"
 done
+runs=()
+for ((r = 1; r <= rounds; r++)); do
+	runs+=("A$((2 * r - 1))" "B$((2 * r - 1))" "B$((2 * r))" "A$((2 * r))")
+done
+for n in "${runs[@]}"; do
+	[ ! -e "$mm/work/log/$set-$n" ] ||
+		err "$mm/work/log/$set-$n exists, which run-mmtests.sh would replace: move it away"
+done
+cd "$mm"
 save_features
-# run-mmtests.sh runs in the background, waited for: a shell defers its
-# traps while a foreground job runs, and a SIGTERM would leave the side's
-# features written until mmtests ended. On a signal it is stopped first.
-mmpid=
-cleanup_on_exit '[ -z "$mmpid" ] || kill "$mmpid" 2>/dev/null; restore_features'
-for side in A B; do
+cleanup_on_exit 'stop_group "$stop_secs"; restore_features'
+for n in "${runs[@]}"; do
 	words=$a
-	[ "$side" = A ] || words=$b
+	[ "${n:0:1}" = A ] || words=$b
 	for w in $words; do
-		feature_write "$w" || { echo "error: writing $w to $F failed" >&2; exit 1; }
+		feature_write "$w" || err "writing $w to $F failed"
 	done
-	for w in $words; do
-		tr ' ' '\n' <"$F" | grep -qxF -- "$w" || { echo "error: $F does not show $w after writing it" >&2; exit 1; }
-	done
-	echo "run-ab: $set-$side with $words" >&2
-	(cd "$mm" && exec ./run-mmtests.sh --no-monitor --config "$cfg" "$set-$side") &
-	mmpid=$!
-	wait "$mmpid" || { echo "error: run-mmtests.sh failed for $set-$side" >&2; exit 1; }
-	mmpid=
-	cp "$F" "$mm/work/log/$set-$side/sched-features"
+	features_show "$words" || err "$F does not show $words after writing them: $(cat "$F")"
+	echo "run-ab: $set-$n with $words" >&2
+	run_group ./run-mmtests.sh --run-monitor --config "$cfg" "$set-$n" || err "run-mmtests.sh failed for $set-$n"
+	cp "$F" "work/log/$set-$n/sched-features"
 done
 restore_features
-cd "$mm/work/log" && ../../compare-kernels.sh --baseline "$set-B" --compare "$set-A"
+compare=()
+for side in B A; do
+	for n in "${runs[@]}"; do
+		if [ "${n:0:1}" = "$side" ] && [ "$n" != B1 ]; then compare+=(--compare "$set-$n"); fi
+	done
+done
+cd work/log && ../../compare-kernels.sh --auto-detect --baseline "$set-B1" "${compare[@]}"

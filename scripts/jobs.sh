@@ -5,12 +5,20 @@
 #                     with the two sides as a matrix, so that `lkp split-job`
 #                     gives one job per side, and the set's workload as LKP
 #                     names it (hackbench, tbench, perf-bench-sched-pipe,
-#                     perf-bench-sched-messaging, schbench)
+#                     perf-bench-sched-messaging, schbench), run once per
+#                     lkp run (LKP folds a job's iterations into one number);
+#                     "# sp-" lines name the sides, the fields to compare
+#                     (the testcase's, from its parse script, then
+#                     perf-stat's migrations and context switches) and REPS
+#   lkp/run-ab.sh, lib.sh  runs lkp run of each side's split job in turn and
+#                     compares the fields with build/bin/stats (bench/lkp-ab.sh)
 #   mmtests/config-SET  an mmtests config of the same workload, with the two
-#                     sides in SP_SIDE_A and SP_SIDE_B
-#   mmtests/run-ab.sh   runs run-mmtests.sh once per side with the features
-#                     set (run names SET-A and SET-B), then compare-kernels.sh
-#   README            how to run each, and the sets left out and why
+#                     sides in SP_SIDE_A and SP_SIDE_B, monitors on
+#   mmtests/run-ab.sh, lib.sh  runs run-mmtests.sh A B B A with the features
+#                     set (run names SET-A1 SET-B1 SET-B2 SET-A2), then
+#                     compare-kernels.sh (bench/mmtests-ab.sh)
+#   README            how to run each, the sets left out and why, and the
+#                     sets whose workload differs under mmtests
 #
 #   [JOB_SETS='both-g4 ...'] [REPS=12] [LLC_CPUS=16] [JOBS_OUT=out/jobs] jobs.sh
 #
@@ -34,7 +42,7 @@ out=${JOBS_OUT:-$TOP/out/jobs}
 rm -rf "$out.partial"
 mkdir -p "$out.partial/lkp" "$out.partial/mmtests"
 cleanup_on_exit 'rm -rf "$out.partial"'
-skipped=()
+skipped=() mmdiff=()
 
 # words FEATURES ALSO PREFIX: the features file words of one side: each
 # switch of the set with PREFIX ("" or NO_), and the also-on switch on.
@@ -56,6 +64,31 @@ opt() {
 lkp_head() {
 	printf 'suite: %s\ntestcase: %s\ncategory: benchmark\n' "$1" "$1"
 }
+# lkp_monitors: the profilers among the default monitors of LKP's category
+# benchmark (include/category/benchmark) start recording after a delay, 30 s
+# (perf-sched), 60 s (perf-c2c) and 100 s (perf-profile) when the job has
+# no runtime, past the end of a run of seconds; here they record from the
+# start. A job's monitor key replaces the default's whole, hence lite_mode.
+lkp_monitors() {
+	printf 'perf-sched:\n  lite_mode: 1\n  delay: 0\nperf-profile:\n  delay: 0\nperf-c2c:\n  delay: 0\n'
+}
+# mm_monitors: mmtests' monitors as configs/config-scheduler-hackbench has
+# them, every second (these runs are short), turbostat only where installed
+# (its monitor execs it, and dies without it).
+mm_monitors() {
+	printf '%s\n' \
+		"# Monitors as configs/config-scheduler-hackbench, every second: perf stat's" \
+		"# cpu-migrations and context-switches, mpstat, turbostat where installed." \
+		'export RUN_MONITOR=yes' \
+		'export MONITORS_ALWAYS=' \
+		'export MONITORS_GZIP="proc-vmstat perf-time-stat mpstat"' \
+		'if command -v turbostat >/dev/null 2>&1; then' \
+		'	export MONITORS_GZIP="$MONITORS_GZIP turbostat"' \
+		'fi' \
+		'export MONITORS_WITH_LATENCY="vmstat"' \
+		'export MONITOR_PERF_EVENTS=cpu-migrations,context-switches' \
+		'export MONITOR_UPDATE_FREQUENCY=1'
+}
 # mm_hackbench MODE-IPC GROUPS LOOPS: mmtests' hackbench (perf bench sched
 # messaging) at one group count.
 mm_hackbench() {
@@ -66,7 +99,7 @@ mm_hackbench() {
 while IFS='|' read -r set feat also _ title work; do
 	set=$(echo $set) feat=$(echo $feat) also=$(echo $also) title=$(echo $title) work=$(echo $work)
 	a=$(words "$feat" "$also" "") b=$(words "$feat" "$also" NO_)
-	lkp= mm=
+	lkp= mm= field= higher=
 	case $work in
 	"hackbench "*)
 		mode=process ipc=socket
@@ -75,29 +108,32 @@ while IFS='|' read -r set feat also _ title work; do
 		g=$(opt "$work" -g) f=$(opt "$work" -f) s=$(opt "$work" -s) l=$(opt "$work" -l)
 		lkp="$(lkp_head hackbench)
 nr_threads: $g
-iterations: ${reps}x
+iterations: 1x
 hackbench:
   mode: $mode
   ipc: $ipc
   fds: $f
   datasize: ${s:-100}
   loops: $l"
+		field=hackbench.throughput higher=$field
 		[ "$mode" = threads ] && mode=thread
 		[ "$ipc" = pipe ] && ipc=pipes || ipc=sockets
 		mm="# mmtests' hackbench is perf bench sched messaging: $g groups of 20 senders
 # and 20 receivers where the set's hackbench has $f of each.
-$(mm_hackbench "$mode-$ipc" "$g" "$l")" ;;
+$(mm_hackbench "$mode-$ipc" "$g" "$l")"
+		mmdiff+=("$set: mmtests' hackbench is perf bench sched messaging, 20 senders and 20 receivers a group: $g groups are $((40 * g)) tasks there, $((2 * f * g)) here (hackbench -f $f)") ;;
 	*/tbench.sh\ *)
 		read -r _ secs n <<<"$work"
 		lkp="$(lkp_head tbench)
 nr_threads: $n
 runtime: $secs
-iterations: ${reps}x
+iterations: 1x
 cluster: cs-localhost
 if role server:
   tbench-server:
 if role client:
   tbench:"
+		field=tbench.throughput_MB/s higher=$field
 		mm="export MMTESTS=\"tbench\"
 export MMTEST_ITERATIONS=$reps
 export TBENCH_DURATION=$secs
@@ -106,38 +142,40 @@ export TBENCH_MAX_CLIENTS=$n" ;;
 	"perf bench sched pipe "*)
 		l=$(opt "$work" -l)
 		lkp="$(lkp_head perf-bench-sched-pipe)
-iterations: ${reps}x
 perf-bench-sched-pipe:
   loops: $l
   mode: process"
+		field=perf-bench-sched-pipe.ops_per_sec higher=$field
 		mm="export MMTESTS=\"perfpipe\"
 export PERFPIPE_ITERATIONS=$reps
 export PERFPIPE_LOOPS=$l" ;;
 	"perf bench sched messaging "*)
 		g=$(opt "$work" -g) l=$(opt "$work" -l)
 		lkp="$(lkp_head perf-bench-sched-messaging)
-iterations: ${reps}x
 perf-bench-sched-messaging:
   loops: $l
   groups: $g
   ipc: socket
   mode: thread"
+		field=perf-bench-sched-messaging.total_time_sec
 		mm=$(mm_hackbench thread-sockets "$g" "$l") ;;
 	*/sp-schbench\ *)
 		m=$(opt "$work" -m) secs=$(opt "$work" -r)
 		lkp="$(lkp_head schbench)
-iterations: ${reps}x
+iterations: 1x
 schbench:
   message_threads: $m
   worker_threads: $llc
   runtime: ${secs}s"
+		field=schbench.wakeup_latency_99%_us
 		mm="export MMTESTS=\"schbench\"
 export MMTEST_ITERATIONS=$reps
 export SCHBENCH_RUNTIME=$secs
 export SCHBENCH_INTERVAL=$secs
 export SCHBENCH_MESSAGE_THREADS=$m
 export SCHBENCH_MIN_WORKER_THREADS=$llc
-export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
+export SCHBENCH_MAX_WORKER_THREADS=$llc"
+		mmdiff+=("$set: the real schbench in place of sp-schbench (under LKP too): its own percentiles, no requests per second or wake_local_pct") ;;
 	*/latency.sh\ *) skipped+=("$set: cyclictest beside hackbench has no LKP or mmtests form; run it with make bench HOST=1") ;;
 	*"taskset -c LLC0 "*) skipped+=("$set: pinned to the LLC of CPU 0; run it with make bench HOST=1") ;;
 	*"taskset -c MASK "*) skipped+=("$set: STREAM pinned to one CPU in half the LLCs of each node, which neither tool's stream can pin; run it with make bench HOST=1") ;;
@@ -146,13 +184,20 @@ export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
 	[ -n "$lkp" ] || continue
 	{
 		echo "# sched-placement set $set: $title"
-		echo "# A: $a; B: $b"
-		echo "# Written by make jobs from bench/sets; names as in lkp-tests bbbc29c."
+		echo "# Written by make jobs from bench/sets; names as in lkp-tests bbbc29c. Run with"
+		echo "# run-ab.sh, which reads the sp- lines."
+		echo "# sp-set: $set"
+		echo "# sp-side-a: $a"
+		echo "# sp-side-b: $b"
+		echo "# sp-fields: $field perf-stat.ps.cpu-migrations perf-stat.ps.context-switches"
+		echo "# sp-higher: ${higher:--}"
+		echo "# sp-reps: $reps"
 		echo "sched_feature:"
 		echo "  feature:"
 		echo "    - \"$a\""
 		echo "    - \"$b\""
 		echo "$lkp"
+		lkp_monitors
 	} >"$out.partial/lkp/$set.yaml"
 	{
 		echo "# sched-placement set $set: $title"
@@ -161,8 +206,11 @@ export SCHBENCH_MAX_WORKER_THREADS=$llc" ;;
 		echo "export SP_SIDE_A=\"$a\""
 		echo "export SP_SIDE_B=\"$b\""
 		echo "$mm"
+		mm_monitors
 	} >"$out.partial/mmtests/config-$set"
 done <<<"$defs"
+cp "$TOP/bench/lkp-ab.sh" "$out.partial/lkp/run-ab.sh"
+cp "$TOP/bench/lib.sh" "$out.partial/lkp/lib.sh"
 cp "$TOP/bench/mmtests-ab.sh" "$out.partial/mmtests/run-ab.sh"
 cp "$TOP/bench/lib.sh" "$out.partial/mmtests/lib.sh"
 {
@@ -173,21 +221,56 @@ Written by make jobs from bench/sets ($(git -C "$TOP" log -1 --format=%h 2>/dev/
 side, schbench with $llc workers per message thread. Boot a kernel of the series first (make deb), as
 root with debugfs mounted.
 
-LKP (lkp-tests): each lkp/SET.yaml gives two jobs, one per side of the set (sched_feature's matrix).
-Its programs/sched_feature/setup must write one word a write, as at bbbc29c (the kernel refuses two words
-in one write), and it does nothing when debugfs is not mounted: mount it first.
+LKP (lkp-tests, after make install in its checkout): each lkp/SET.yaml gives two jobs, one per side of
+the set (sched_feature's matrix), each running the set's workload once per lkp run. As root, from the
+lkp-tests checkout, with JOBS the directory of this README and SET a set, in this order:
 
-    lkp split-job -o split lkp/SET.yaml && lkp install split/*.yaml
-    for j in split/*.yaml; do lkp run \$j; done
-    lkp compare -d feature -f hackbench.throughput RESULT_ROOT_A RESULT_ROOT_B
+    JOBS=path/to/out/jobs SET=both-g4
+    lkp install
+    mkdir -p split/\$SET
+    lkp split-job -o split/\$SET \$JOBS/lkp/\$SET.yaml
+    lkp install split/\$SET/*.yaml
+    \$JOBS/lkp/run-ab.sh \$JOBS/lkp/\$SET.yaml split/\$SET
 
-mmtests: each mmtests/config-SET with run-ab.sh, from the mmtests checkout:
+The plain lkp install writes hosts/\$HOSTNAME, without which split-job writes nothing; split-job writes
+only into a directory that exists; it exits 0 either way (run-ab.sh checks for the two jobs). The second
+install gets the workload and the monitors' programs. run-ab.sh runs lkp run REPS times per side (default
+$reps), A B B A A B ..., reads each run's stats.json, and prints the table of build/bin/stats (make tools in
+the sched-placement checkout, or STATS=path/to/stats): mean, CV, change and Welch's p of the set's field
+(hackbench.throughput, tbench.throughput_MB/s, schbench.wakeup_latency_99%_us,
+perf-bench-sched-pipe.ops_per_sec or perf-bench-sched-messaging.total_time_sec) and of perf-stat's
+cpu-migrations and context-switches per second (perf-stat does not run in a VM). It keeps the table, the
+numbers and the result roots in lkp-ab-SET/. LKP keeps 100 runs of a job (result roots .../0 to .../99).
 
-    path/to/run-ab.sh path/to/config-SET
+sched_feature's setup writes the side's words one at a time (the kernel refuses two in one write), has
+no teardown, and does nothing when debugfs is not mounted: after a plain lkp run the side's switches
+stay written. run-ab.sh checks the words after each run, and writes back the features file it found at
+the end, also after Ctrl-C. The profilers among LKP's default monitors (perf-sched, perf-profile,
+perf-c2c) wait 30 to 100 s before they record, longer than these runs: the jobs set their delay to 0, so
+they record every run of both sides from its start. lkp compare -d feature cannot pair these sides: result
+paths keep the first 31 characters of a value, spaces made _, and compare looks for the whole value in
+them; it works only for sides of one word of at most 31 characters.
 
-It runs ./run-mmtests.sh --no-monitor once per side (run names SET-A and SET-B) with the side's features
-written first, keeps the features file in work/log/SET-X/, restores it, and runs compare-kernels.sh.
+mmtests: each mmtests/config-SET with run-ab.sh. As root, from the mmtests checkout:
+
+    JOBS=path/to/out/jobs SET=both-g4
+    \$JOBS/mmtests/run-ab.sh \$JOBS/mmtests/config-\$SET
+
+It runs ./run-mmtests.sh --run-monitor four times, A B B A, so that a drift over the session hits both
+sides alike (ROUNDS=N: N such rounds), under the run names SET-A1 SET-B1 SET-B2 SET-A2, each with its
+side's features written first and $reps iterations; keeps the features file in work/log/NAME/sched-features;
+restores it; and runs compare-kernels.sh --auto-detect (significance marks) with SET-B1 as the baseline:
+SET-B2 against it is the run-to-run noise. Monitors as config-scheduler-hackbench has them, every second:
+perf-time-stat (cpu-migrations, context-switches), mpstat, turbostat where installed, proc-vmstat, vmstat.
+Ctrl-C stops run-mmtests.sh's process group (SIGTERM; SIGKILL after MM_STOP_SECS, default 30), waits for
+it and restores the features file; compare-kernels.sh does not run then. A run name work/log already has
+is refused (mmtests would replace it).
 EOF
+	if [ ${#mmdiff[@]} -gt 0 ]; then
+		echo
+		echo "Not the same workload under mmtests as under make bench:"
+		printf -- '- %s\n' "${mmdiff[@]}"
+	fi
 	if [ ${#skipped[@]} -gt 0 ]; then
 		echo
 		echo "Not written:"
@@ -196,4 +279,4 @@ EOF
 } >"$out.partial/README"
 rm -rf "$out"
 mv "$out.partial" "$out"
-note "jobs in ${out#"$TOP"/}/: $(cd "$out" && ls lkp | wc -l) LKP jobs, $(cd "$out" && ls mmtests/config-* | wc -l) mmtests configs; $(( ${#skipped[@]} )) sets left out (README)"
+note "jobs in ${out#"$TOP"/}/: $(cd "$out" && ls lkp/*.yaml | wc -l) LKP jobs, $(cd "$out" && ls mmtests/config-* | wc -l) mmtests configs; $(( ${#skipped[@]} )) sets left out (README)"

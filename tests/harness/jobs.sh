@@ -5,12 +5,13 @@
 # parses as shell, naming only programs, parameters, tests and variables
 # that exist in the versions read (lkp-tests bbbc29c, mmtests 638401e: the
 # lists below), each with both sides of its set, sides that LKP's result
-# paths (the first 31 characters of a value) keep apart. The sets left out
-# are named with their reason. run-ab.sh, the mmtests wrapper, runs against
-# a fake mmtests checkout and debugfs: once per side with that side's
-# features written, the features kept and restored, then compare-kernels.sh;
-# and refuses a config not of make jobs, a directory without mmtests, and a
-# kernel without the switches, with nothing run.
+# paths (the first 31 characters of a value) keep apart. Each LKP job runs
+# its workload once per lkp run (iterations 1x or none), has the profilers
+# among LKP's default monitors record from the start (delay 0), and names in
+# its sp- lines its sides and the fields run-ab.sh compares: the testcase's
+# own first, each a name its parse script prints. The sets left out
+# are named with their reason. The drivers are tested on their own:
+# jobs-lkp.sh (lkp/run-ab.sh), jobs-mmtests.sh (mmtests/run-ab.sh).
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
@@ -23,30 +24,44 @@ tbench-server:
 schbench:message_threads,worker_threads,worker_threads_by_instance,runtime,iterations,intervaltime_s
 stream:nr_threads,array_size,omp,loop,iterations
 perf-bench-sched-pipe:loops,mode
-perf-bench-sched-messaging:loops,groups,ipc,mode'
+perf-bench-sched-messaging:loops,groups,ipc,mode
+perf-sched:lite_mode,delay,duration,runtime
+perf-profile:events,period,freq,delay,duration,callgraph,children,inline,cpu
+perf-c2c:event,mode,ldlat,delay,duration'
 lkp_top='suite testcase category cluster nr_threads iterations runtime'
+# What each testcase's parse script prints (programs/*/parse), to stats.json
+# as TESTCASE.NAME; and perf-stat's per-second rates (ps.EVENT).
+lkp_fields='hackbench:throughput,throughput_best,throughput_avg,throughput_worst
+tbench:throughput_MB/s,max_latency
+schbench:wakeup_latency_50%_us,wakeup_latency_90%_us,wakeup_latency_99%_us,wakeup_latency_99.9%_us,request_latency_50%_us,request_latency_90%_us,request_latency_99%_us,request_latency_99.9%_us
+perf-bench-sched-pipe:ops_per_sec
+perf-bench-sched-messaging:total_time_sec
+perf-stat:ps.cpu-migrations,ps.context-switches'
 mm_tests='hackbench-process-pipes hackbench-process-sockets hackbench-thread-pipes hackbench-thread-sockets tbench schbench stream perfpipe'
-mm_vars='MMTESTS MMTEST_ITERATIONS HACKBENCH_ITERATIONS HACKBENCH_MIN_GROUPS HACKBENCH_MAX_GROUPS HACKBENCH_LOOPS TBENCH_DURATION TBENCH_MIN_CLIENTS TBENCH_MAX_CLIENTS SCHBENCH_RUNTIME SCHBENCH_INTERVAL SCHBENCH_MESSAGE_THREADS SCHBENCH_MIN_WORKER_THREADS SCHBENCH_MAX_WORKER_THREADS STREAM_SIZE STREAM_THREADS STREAM_METHOD STREAM_ITERATIONS PERFPIPE_LOOPS PERFPIPE_ITERATIONS'
+mm_vars='MMTESTS MMTEST_ITERATIONS HACKBENCH_ITERATIONS HACKBENCH_MIN_GROUPS HACKBENCH_MAX_GROUPS HACKBENCH_LOOPS TBENCH_DURATION TBENCH_MIN_CLIENTS TBENCH_MAX_CLIENTS SCHBENCH_RUNTIME SCHBENCH_INTERVAL SCHBENCH_MESSAGE_THREADS SCHBENCH_MIN_WORKER_THREADS SCHBENCH_MAX_WORKER_THREADS STREAM_SIZE STREAM_THREADS STREAM_METHOD STREAM_ITERATIONS PERFPIPE_LOOPS PERFPIPE_ITERATIONS RUN_MONITOR MONITORS_ALWAYS MONITORS_GZIP MONITORS_WITH_LATENCY MONITOR_PERF_EVENTS MONITOR_UPDATE_FREQUENCY'
 
 mapfile -t all < <(grep -v '^[#@]' "$TOP/bench/sets" | grep . | cut -d'|' -f1 | tr -d ' \t' | sed 's/N$/2/')
 JOB_SETS="${all[*]}" JOBS_OUT=$t/jobs "$TOP/scripts/jobs.sh" 2>"$t/log" || fail "make jobs failed: $(cat "$t/log")"
-n=$(ls "$t/jobs/lkp" | wc -l)
+n=$(ls "$t"/jobs/lkp/*.yaml | wc -l)
 [ "$n" -ge 10 ] || fail "only $n LKP jobs from ${#all[@]} sets: $(ls "$t/jobs/lkp")"
+# The sets left out: the "Not written:" list of the README.
+sed -n '/^Not written:$/,/^$/p' "$t/jobs/README" >"$t/left-out"
 for s in "${all[@]}"; do
-	[ -f "$t/jobs/lkp/$s.yaml" ] || grep -q "^- $s: " "$t/jobs/README" ||
+	[ -f "$t/jobs/lkp/$s.yaml" ] || grep -q "^- $s: " "$t/left-out" ||
 		fail "set $s neither written nor named as left out: $(cat "$t/jobs/README")"
 done
-python3 - "$t/jobs/lkp" "$lkp_params" "$lkp_top" "$TOP/bench/sets" <<'PY' || fail "an LKP job is wrong (above)"
+python3 - "$t/jobs/lkp" "$lkp_params" "$lkp_top" "$TOP/bench/sets" "$lkp_fields" <<'PY' || fail "an LKP job is wrong (above)"
 import os, re, sys, yaml
 d, params, top, sets = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4]
 known = {l.split(':')[0]: set(filter(None, l.split(':')[1].split(','))) for l in params.splitlines()}
+fields = {l.split(':')[0]: set(l.split(':')[1].split(',')) for l in sys.argv[5].splitlines()}
 switches = set()
 for l in open(sets):
     if not l.startswith(('#', '@')) and '|' in l:
         f = l.split('|')
         switches |= set(f[1].strip().split(',')) | ({f[2].strip()} - {'-'})
 bad = 0
-for name in sorted(os.listdir(d)):
+for name in sorted(n for n in os.listdir(d) if n.endswith('.yaml')):
     job = yaml.safe_load(open(os.path.join(d, name)))
     def err(m):
         global bad
@@ -69,6 +84,20 @@ for name in sorted(os.listdir(d)):
     a, b = (re.sub(r'[^-a-zA-Z0-9+=:.%]', '_', s[:31]) for s in sides)
     if a == b: err(f"the sides share LKP's result path: {a}")
     if not any(w.startswith('NO_') for w in sides[1].split()): err("side B turns nothing off")
+    # One run of the workload per lkp run: LKP folds iterations into one
+    # number per result root (and perf-bench-sched-* run once anyway).
+    if job.get('iterations') not in (None, '1x'): err(f"iterations {job.get('iterations')}, not 1x")
+    for m in ('perf-sched', 'perf-profile', 'perf-c2c'):
+        if (job.get(m) or {}).get('delay') != 0: err(f"{m} does not record from the start (delay 0)")
+    meta = dict(re.findall(r'^# sp-([a-z-]+): (.*)$', open(os.path.join(d, name)).read(), re.M))
+    if (meta.get('side-a'), meta.get('side-b')) != tuple(sides): err(f"sp-side-a/b {meta} are not the sides")
+    fl = meta.get('fields', '').split()
+    if not fl or not fl[0].startswith(job['testcase'] + '.'): err(f"first sp-field {fl[:1]} is not of {job['testcase']}")
+    for f in fl:
+        prog, _, stat = f.partition('.')
+        if stat not in fields.get(prog, ()): err(f"{prog}'s parse prints no {stat}")
+    for h in meta.get('higher', '-').split(','):
+        if h != '-' and h not in fl: err(f"sp-higher {h} is not a field")
 sys.exit(bad)
 PY
 for c in "$t"/jobs/mmtests/config-*; do
@@ -82,42 +111,6 @@ for c in "$t"/jobs/mmtests/config-*; do
 	bash -c ". '$c'; [ -n \"\$SP_SIDE_A\" ] && [ -n \"\$SP_SIDE_B\" ] && [ \"\$SP_SIDE_A\" != \"\$SP_SIDE_B\" ]" ||
 		fail "$(basename "$c") lacks its two sides"
 done
-echo "# $n LKP jobs and $(ls "$t"/jobs/mmtests/config-* | wc -l) mmtests configs from ${#all[@]} sets; left out: $(grep -c '^- ' "$t/jobs/README")"
+echo "# $n LKP jobs and $(ls "$t"/jobs/mmtests/config-* | wc -l) mmtests configs from ${#all[@]} sets; left out: $(grep -c '^- ' "$t/left-out")"
 expect_error 1 "REPS=0: want a positive whole number" -- env REPS=0 JOBS_OUT="$t/bad" "$TOP/scripts/jobs.sh"
 [ ! -e "$t/bad" ] || fail "a refused make jobs wrote $t/bad"
-
-# run-ab.sh against a fake mmtests checkout and debugfs.
-mm=$t/mmtests dbg=$t/dbg
-mkdir -p "$mm/work/log" "$dbg/sched"
-features="UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV SIS_UTIL"
-echo "$features" >"$dbg/sched/features"
-cat >"$mm/run-mmtests.sh" <<EOF2
-#!/bin/bash
-name=\${@: -1}
-rm -rf "work/log/\$name"; mkdir -p "work/log/\$name"
-echo "\$*" >"work/log/\$name/args"
-cp "$dbg/sched/features" "work/log/\$name/features-during"
-EOF2
-printf '#!/bin/bash\necho "$*" >compare-args\n' >"$mm/compare-kernels.sh"
-chmod +x "$mm/run-mmtests.sh" "$mm/compare-kernels.sh"
-R=$t/jobs/mmtests/run-ab.sh
-export SP_DEBUGFS=$dbg
-"$R" "$t/jobs/mmtests/config-both-g2" "$mm" 2>"$t/ab.log" || fail "run-ab.sh failed: $(cat "$t/ab.log")"
-grep -qx 'UTIL_FITS_CAPACITY SELECT_BIAS_PREV SIS_UTIL' "$mm/work/log/both-g2-A/features-during" ||
-	fail "side A ran with: $(cat "$mm/work/log/both-g2-A/features-during")"
-grep -qx 'NO_UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV SIS_UTIL' "$mm/work/log/both-g2-B/features-during" ||
-	fail "side B ran with: $(cat "$mm/work/log/both-g2-B/features-during")"
-grep -q -- "--no-monitor --config $t/jobs/mmtests/config-both-g2 both-g2-A" "$mm/work/log/both-g2-A/args" ||
-	fail "run-mmtests.sh args: $(cat "$mm/work/log/both-g2-A/args")"
-cmp -s "$mm/work/log/both-g2-B/features-during" "$mm/work/log/both-g2-B/sched-features" || fail "side B's features not kept"
-[ "$(cat "$dbg/sched/features")" = "$features" ] || fail "features not restored: $(cat "$dbg/sched/features")"
-[ "$(cat "$mm/work/log/compare-args")" = "--baseline both-g2-B --compare both-g2-A" ] ||
-	fail "compare-kernels.sh args: $(cat "$mm/work/log/compare-args" 2>/dev/null)"
-echo "# run-ab.sh: both-g2-A and both-g2-B run with their features, restored, compare-kernels.sh --baseline both-g2-B --compare both-g2-A"
-rm -rf "$mm/work/log"/*
-echo 'export MMTESTS=tbench' >"$t/plain-config"
-expect_error 1 "has no SP_SET, SP_SIDE_A and SP_SIDE_B" -- "$R" "$t/plain-config" "$mm"
-expect_error 1 "is not an mmtests checkout" -- "$R" "$t/jobs/mmtests/config-both-g2" "$t"
-echo "NO_SIS_UTIL" >"$dbg/sched/features"
-expect_error 1 "has no sched feature UTIL_FITS_CAPACITY: boot a kernel of the series" -- "$R" "$t/jobs/mmtests/config-both-g2" "$mm"
-[ -z "$(ls "$mm/work/log")" ] || fail "a refused run-ab.sh ran mmtests: $(ls "$mm/work/log")"
