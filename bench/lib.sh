@@ -162,6 +162,10 @@ machine_summary() {
 # jobs): enough for the headline's migration cut to show at p < 0.05 under
 # the emulator, whose run-to-run spread is 15-25%.
 AB_REPS=12
+# Warm-up pairs of every A/B of make and make bench (series-ab.sh): run,
+# then dropped, before the REPS pairs that count, so that neither side's
+# first run is the first of the boot or of the set.
+AB_WARMUP=1
 # The metrics of ab-run.sh's own where higher is better (bench/stats -H),
 # and with ~ those neither better nor worse (the switches' decisions and
 # the wakeups that stayed, wake_*; turbostat's frequency and C-state

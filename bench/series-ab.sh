@@ -5,7 +5,8 @@
 # is an interleaved ab-run.sh; a set that needs another feature on sets it
 # first, and the features file is restored.
 #
-#   series-ab.sh [-n REPS] [SET...]
+#   series-ab.sh [-n REPS] [SET...]   REPS pairs a set after AB_WARMUP
+#                              warm-up ones (default AB_REPS; bench/lib.sh)
 #   series-ab.sh -d [SET...]   print what each set would run, run nothing
 #   series-ab.sh -c [SET...]   -d without the tools make builds (sp-stream,
 #                              sp-schbench): make bench HOST=1 checks its
@@ -39,7 +40,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 stats=${STATS:-$here/../build/bin/stats}
 stream=${SP_STREAM:-$here/../build/bin/sp-stream}
 schbench=${SP_SCHBENCH:-$here/../build/bin/sp-schbench}
-reps=10 dry= defs_only= tools_later= names_only=
+reps= dry= defs_only= tools_later= names_only=
 while getopts "cdDNn:" o; do
 	case $o in
 	c) dry=1 tools_later=1 ;;
@@ -66,6 +67,7 @@ fi
 
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+reps=${reps:-$AB_REPS}
 
 # N:M with idle time left: 8 senders and 8 receivers on 16 CPUs.
 HACKBENCH="hackbench -g 1 -f 8 -l 10000 --threads --pipe"
@@ -248,7 +250,7 @@ one() {
 		"$N" "$PER" "$PER_FROM" "$TOPO_CPUS" "$TOPO_LLCS" "$TOPO_NODES" >>"$out/$s.meta.tmp"
 	mv "$out/$s.meta.tmp" "$out/$s.meta"
 	[ -z "$also" ] || feature_write "$also"
-	"$here/ab-run.sh" -f "$feat" -n "$reps" -w 1 "${lat[@]}" -- "${work[@]}" >"$out/$s.raw"
+	"$here/ab-run.sh" -f "$feat" -n "$reps" -w "$AB_WARMUP" "${lat[@]}" -- "${work[@]}" >"$out/$s.raw"
 	[ -z "$also" ] || feature_write "NO_$also"
 	echo "$s" >>"$out/done"
 	"${report[@]}" "$out" "$s"
