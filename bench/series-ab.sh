@@ -27,6 +27,11 @@
 # 1. SET.meta records the count, its rule and the machine's CPUs, LLCs
 # and nodes (count=, per=, cpus=, llcs=, nodes=).
 #
+# One set may be given inline, from the environment, as `make` gives its
+# FEATURE A/B (scripts/main.sh): with SP_INLINE_FEATURE=F1,F2 and
+# SP_INLINE_WORKLOAD='CMD ARG...', set ab is F1,F2 all on against all
+# off, around CMD, titled "F1,F2 A/B"; it is run and reported as any set.
+#
 # Every set named is checked before the first runs; then SP_OUT/machine
 # records the machine (bench/machine.sh). The runs of set S go to
 # SP_OUT/S.raw (ab-run.sh's lines) and what it was to SP_OUT/S.meta, and
@@ -191,12 +196,27 @@ need_stream() {
 	mask=$(stream_mask) || return 1
 }
 
+# inline_set: set ab, given by the environment rather than bench/sets
+# (make's A/B): SP_INLINE_FEATURE (a comma list) all on against all off,
+# around SP_INLINE_WORKLOAD (split into words, neither globbed nor
+# evaluated), with ab-run.sh's metric directions.
+inline_set() {
+	feat=$SP_INLINE_FEATURE also= higher=$AB_HIGHER title="$SP_INLINE_FEATURE A/B"
+	N= PER= PER_FROM=
+	read -ra work <<<"${SP_INLINE_WORKLOAD:-}"
+	[ ${#work[@]} -gt 0 ] ||
+		{ echo "error: set 'ab' (SP_INLINE_FEATURE=$feat) has no workload: SP_INLINE_WORKLOAD is empty" >&2; return 2; }
+}
 # set_of SET: what SET runs, in title, feat, also, higher and work; a
 # message and a non-zero status for a set that is unknown or cannot run
 # here, before anything has run.
 set_of() {
 	local line needs
 	s=$1
+	if [ "$s" = ab ] && [ -n "${SP_INLINE_FEATURE:-}" ]; then
+		inline_set
+		return
+	fi
 	set_line "$s" || return
 	line=$LINE
 	feat=$(field 2 "$line") also=$(field 3 "$line") needs=$(field 5 "$line")

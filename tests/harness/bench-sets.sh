@@ -64,3 +64,13 @@ echo "# bench/sets: ${#all[@]} sets resolve; e.g. $(echo "$out" | grep '^stream-
 sed 's/^boost \(.*\)| - \( *\)|\(.*RUNNABLE_BOOST, messaging\)/boost \1| gpu \2|\3/' "$TOP/bench/sets" >"$t/sets"
 grep -q '| gpu' "$t/sets" || fail "could not make a bad sets file"
 SP_SETS=$t/sets expect_error 2 "set 'boost' needs 'gpu'" -- "$B" -d boost
+# make's A/B, set ab given inline (scripts/main.sh): its switches all on
+# against all off, its workload split into words, neither globbed nor
+# evaluated; beside a set of bench/sets. Without the inline set, ab is no set.
+out=$(cd "$t" && touch glob && SP_INLINE_FEATURE=SIS_UTIL,SIS_SMALL_LLC SP_INLINE_WORKLOAD='perf bench  sched pipe $HOME *' "$B" -N ab pipe) ||
+	fail "the inline set refused: $out"
+[ "$out" = "ab | SIS_UTIL,SIS_SMALL_LLC | - | cpus_utilised,~wake_*,~turbo_* | SIS_UTIL,SIS_SMALL_LLC A/B | perf bench sched pipe \$HOME *
+pipe | SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_* | SELECT_BIAS_PREV alone, 1:1 pipe | perf bench sched pipe -l 50000" ] ||
+	fail "the inline set: $out"
+SP_INLINE_FEATURE=SIS_UTIL SP_INLINE_WORKLOAD=' ' expect_error 2 "set 'ab' \(SP_INLINE_FEATURE=SIS_UTIL\) has no workload" -- "$B" -d ab
+expect_error 2 "unknown set 'ab'" -- "$B" -d ab
