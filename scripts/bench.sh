@@ -1,29 +1,43 @@
 #!/usr/bin/env bash
-# `make bench`: boot PRESET and run the changelog A/B sets (bench/series-ab.sh,
-# bench/sets) in the guest, then write their report on the host
+# `make bench` and `make` (through scripts/main.sh): the one driver of the
+# A/Bs. Boot PRESET and run A/B sets (bench/series-ab.sh: SETS of
+# bench/sets, or make's set ab given inline by SP_INLINE_FEATURE and
+# SP_INLINE_WORKLOAD) in the guest, then write their report on the host
 # (bench/report.sh). The report goes to the terminal and to
-# results/<time>-<preset>-bench/: report.txt (its head: the topology, and
-# the machine as the runs found it, sets/machine); in sets/, per set SET.raw (every
-# run), SET.meta, SET.csv (the table) and SET.png (every run plotted), with
-# results.json (every table) and sweep-FAMILY.png (a family's sets against
-# their count); vm/ with the guest's console, dmesg and topology. It is
-# results/<...>.partial until the run completes.
+# results/<time>-<preset>-bench/ (make's: <time>-<preset>-<features>/):
+# report.txt (its head: the kernel, the topology, the runs and warm-up
+# with their defaults, and the machine as the runs found it, sets/machine);
+# in sets/, per set SET.raw (every run), SET.meta, SET.csv (the table) and
+# SET.png (every run plotted), with results.json (every table) and
+# sweep-FAMILY.png (a family's sets against their count); vm/ with the
+# guest's console, dmesg and topology. It is results/<...>.partial until
+# the run completes.
 # HOST=1 runs the sets on this machine's running kernel instead (a machine
 # booted into the patched kernel, as root): results/<time>-host-bench/, with
 # host/topology in place of vm/; refused, with nothing changed, without
-# root, debugfs, the series' switches or perf (scripts/lib/host.sh).
-#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [SCHED_LAT=0|1] [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh
+# root, debugfs, the series' switches (and the inline set's) or perf
+# (scripts/lib/host.sh).
+#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [SCHED_LAT=0|1] [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh [--check]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
 . "$TOP/scripts/lib/host.sh"
-PRESET=${PRESET:-zen3}
+# The defaults, each set here or in bench/lib.sh (AB_REPS, AB_WARMUP) and
+# nowhere else, and printed in the report's head. zen3 is the target's shape.
+PRESET_DEFAULT=zen3
+PRESET=${PRESET:-$PRESET_DEFAULT}
 REPS=${REPS:-$AB_REPS}
 read -ra sets <<<"${SETS:-}"
-# The loop counts series-ab.sh takes from its environment, passed to the guest.
+# make's A/B: the inline set alone. Its switches are checked on this
+# machine in host mode, and name its results directory.
+inline=()
+[ "${sets[*]}" != ab ] || [ -z "${SP_INLINE_FEATURE:-}" ] || IFS=, read -ra inline <<<"$SP_INLINE_FEATURE"
+# The loop counts series-ab.sh takes from its environment, and the inline
+# set, passed to the guest.
 envs=(env)
-for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB SCHED_LAT IDLE_MAX_PCT; do
+for v in HB_LOOPS PIPE_LOOPS LAT_SECS TBENCH_SECS SCHBENCH_SECS MSG_LOOPS STREAM_MIB SCHED_LAT IDLE_MAX_PCT \
+	SP_INLINE_FEATURE SP_INLINE_WORKLOAD; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
 # The wakeup latency of the hackbench and tbench sets (perf sched record
@@ -39,7 +53,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	# The sets first: the preflight may mount debugfs, and a set refused
 	# after it would leave it mounted.
 	"$TOP/bench/series-ab.sh" "$([ "${1:-}" = --check ] && echo -c || echo -d)" "${sets[@]}" >/dev/null
-	host_preflight
+	host_preflight "${inline[@]}"
 else
 	need_preset "$PRESET"
 	# -N: a set sized to the machine (both-g2xllc) is sized in the guest.
@@ -48,32 +62,51 @@ fi
 # --check: the input only (make bench runs it before building the kernel).
 [ "${1:-}" != --check ] || exit 0
 if [ "${HOST:-0}" != 1 ]; then
-	# BENCH_KERNEL: another bzImage of the series (an earlier build, say).
+	# BENCH_KERNEL: another bzImage of the series (an earlier build, say;
+	# make's, which main.sh has just built).
 	kernel=${BENCH_KERNEL:-$BUILD/kbuild-vm/arch/x86/boot/bzImage}
 	[ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
 fi
 # The plots are drawn after the runs: a missing gnuplot must stop the run
 # before they start, not leave hours of runs unplotted.
 need_gnuplot || exit 1
+# runs_head: the runs a side and the warm-up, with their defaults, for the
+# report's head.
+runs_head() {
+	echo "Runs:     $REPS a side, interleaved, after $AB_WARMUP warm-up pair$([ "$AB_WARMUP" = 1 ] || echo s) (REPS, default $AB_REPS)"
+}
+tag=bench
+[ ${#inline[@]} = 0 ] || tag=${SP_INLINE_FEATURE//,/+}
 rc=0
 if [ "${HOST:-0}" = 1 ]; then
 	where=host
-	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-host-bench"
+	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-host-$tag"
 	mkdir "$RESULTS/sets"
-	host_topology "$RESULTS/host" | tee "$RESULTS/report.txt"
+	{
+		host_topology "$RESULTS/host"
+		runs_head
+		echo
+	} | tee "$RESULTS/report.txt"
 	"${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" >"$RESULTS/run.out" || rc=$?
 else
 	where=$PRESET
-	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-bench"
+	# The guest's time: the boot, and up to half a minute for each pair of
+	# make's A/B on zen3 under TCG, the warm-up's included; for the sets,
+	# 3000 s.
+	timeout=3000
+	[ ${#inline[@]} = 0 ] || timeout=$((300 + 30 * (REPS + AB_WARMUP)))
+	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-$tag"
 	mkdir "$RESULTS/sets"
-	VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-3000}" \
+	VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-$timeout}" \
 		-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" || rc=$?
 	{
-		echo "Kernel:   ${kernel#"$TOP"/} (build/linux at $(git -C "$BUILD/linux" log -1 --format='%h %s'))"
-		echo "Topology: preset $PRESET, as checked inside the guest:"
+		base=$(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base 2>/dev/null || true)
+		echo "Kernel:   ${kernel#"$TOP"/} (build/linux at $(git -C "$BUILD/linux" log -1 --format='%h %s')${base:+, on $base})"
+		echo "Topology: preset $PRESET (PRESET, default $PRESET_DEFAULT), as checked inside the guest:"
 		[ ! -f "$RESULTS/vm/topology" ] || topology_summary "$RESULTS/vm/topology"
 		echo "Emulated topology under QEMU TCG: compare A with B only; times, latencies and rates are the"
 		echo "emulator's, not the hardware's. Placement counts (migrations, wait_us, shares) mean what they say."
+		runs_head
 		echo
 	} | tee "$RESULTS/report.txt"
 fi
@@ -87,4 +120,4 @@ done_sets=()
 	"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"
 [ "$rc" = 0 ] || die "the runs failed (exit $rc) after ${#done_sets[@]} complete set(s), reported above; all is in ${RESULTS#"$TOP"/}/"
 results_commit
-note "results in ${RESULTS#$TOP/}/"
+note "results in ${RESULTS#"$TOP"/}/"

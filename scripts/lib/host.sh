@@ -1,6 +1,6 @@
 # Host mode (HOST=1 of make and make bench): the A/B on the running kernel,
-# for a machine booted into the patched kernel (make deb). Used by main.sh
-# and bench.sh.
+# for a machine booted into the patched kernel (make deb). Used by bench.sh,
+# the driver of both.
 # shellcheck shell=bash
 
 # host_preflight [FEATURE...]: refuse, before anything is installed, built

@@ -88,7 +88,7 @@ echo "# a set failing after a complete one: exit 1, the complete one reported in
 out=$(env REPS=2 FEATURE=SIS_SMALL_LLC WORKLOAD='perf bench sched pipe -l 2000' "$TOP/scripts/main.sh" 2>&1) ||
 	fail "HOST=1 make failed: $out"
 d=$(find "$t/results" -mindepth 1 -maxdepth 1 -name '*-host-SIS_SMALL_LLC')
-[ -n "$d" ] && grep -q '^Amean ctxsw ' "$d/report.txt" && [ -s "$d/ab.csv" ] && [ -s "$d/results.json" ] ||
+[ -n "$d" ] && grep -q '^Amean ctxsw ' "$d/report.txt" && [ -s "$d/sets/ab.csv" ] && [ -s "$d/sets/results.json" ] ||
 	fail "HOST=1 make: no complete results: $(ls -R "$t/results")"
 grep -q '^Kernel:   the running kernel' "$d/report.txt" || fail "no kernel line: $(cat "$d/report.txt")"
 [ "$(cat "$dbg/sched/features")" = "$features" ] || fail "make HOST=1 did not restore the features: $(cat "$dbg/sched/features")"
