@@ -29,10 +29,14 @@ PRESET_DEFAULT=zen3
 PRESET=${PRESET:-$PRESET_DEFAULT}
 REPS=${REPS:-$AB_REPS}
 read -ra sets <<<"${SETS:-}"
-# make's A/B: the inline set alone. Its switches are checked on this
-# machine in host mode, and name its results directory.
-inline=()
-[ "${sets[*]}" != ab ] || [ -z "${SP_INLINE_FEATURE:-}" ] || IFS=, read -ra inline <<<"$SP_INLINE_FEATURE"
+# The inline set, ab: its switches are checked on this machine in host
+# mode. Alone (make's A/B), they name the results directory, and the
+# guest gets make's time.
+inline=() alone=
+if [ -n "${SP_INLINE_FEATURE:-}" ] && [[ " ${sets[*]} " == *" ab "* ]]; then
+	IFS=, read -ra inline <<<"$SP_INLINE_FEATURE"
+	[ "${sets[*]}" != ab ] || alone=1
+fi
 # The loop counts series-ab.sh takes from its environment, and the inline
 # set, passed to the guest.
 envs=(env)
@@ -76,7 +80,7 @@ runs_head() {
 	echo "Runs:     $REPS a side, interleaved, after $AB_WARMUP warm-up pair$([ "$AB_WARMUP" = 1 ] || echo s) (REPS, default $AB_REPS)"
 }
 tag=bench
-[ ${#inline[@]} = 0 ] || tag=${SP_INLINE_FEATURE//,/+}
+[ -z "$alone" ] || tag=${SP_INLINE_FEATURE//,/+}
 rc=0
 if [ "${HOST:-0}" = 1 ]; then
 	where=host
@@ -94,7 +98,7 @@ else
 	# make's A/B on zen3 under TCG, the warm-up's included; for the sets,
 	# 3000 s.
 	timeout=3000
-	[ ${#inline[@]} = 0 ] || timeout=$((300 + 30 * (REPS + AB_WARMUP)))
+	[ -z "$alone" ] || timeout=$((300 + 30 * (REPS + AB_WARMUP)))
 	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-$tag"
 	mkdir "$RESULTS/sets"
 	VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-$timeout}" \
