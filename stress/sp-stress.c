@@ -20,12 +20,16 @@
  *   cpuset    (-c, cgroup v2 with cpuset) an LLC made a partition root and
  *             back to a member, in turn
  *
+ * -B runs on the base kernel, the series' reference (stress.sh -b): the
+ * same load, reader (of the features file only), hotplug, affinity and
+ * cpuset, without the toggles and sis_scan, which the base does not have.
+ *
  * At the end every CPU is online again and the features file and
  * sis_small_llc read as they did at the start. Prints one "# name count"
  * line per counter and exits 0 when nothing unexpected happened, 1 when
  * something did (each such event is printed), 2 on bad usage.
  *
- *   sp-stress [-d SECONDS] [-s SEED] [-H] [-c]
+ *   sp-stress [-d SECONDS] [-s SEED] [-H] [-c] [-B]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -59,6 +63,7 @@
 
 static atomic_int stop;
 static atomic_long errors;
+static bool base;	/* -B: the base kernel, without the series' files */
 /*
  * With hotplug, the run cycles through three slices of SLICE seconds
  * under the same load: a toggle storm, then two of hotplug with every
@@ -303,13 +308,13 @@ static void *reader(void *arg)
 
 	(void)arg;
 	while (!atomic_load(&stop)) {
-		if (read_file(SIS_SCAN, buf, sizeof(buf)) <= 0 ||
-		    !strstr(buf, "scanned 0 "))
+		if (!base && (read_file(SIS_SCAN, buf, sizeof(buf)) <= 0 ||
+			      !strstr(buf, "scanned 0 ")))
 			bad("reading sis_scan failed");
 		if (read_file(FEATURES, buf, sizeof(buf)) <= 0)
 			bad("reading features failed");
 		atomic_fetch_add(&counters[C_READS], 1);
-		if (rnd(&s) % 8 == 0) {
+		if (!base && rnd(&s) % 8 == 0) {
 			if (write_file(SIS_SCAN, "0"))
 				bad("clearing sis_scan failed");
 			else
@@ -516,14 +521,15 @@ int main(int argc, char **argv)
 	bool do_hotplug = false, do_cpuset = false;
 	double t0;
 
-	while ((opt = getopt(argc, argv, "d:s:Hc")) != -1) {
+	while ((opt = getopt(argc, argv, "d:s:HcB")) != -1) {
 		switch (opt) {
 		case 'd': secs = atoi(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 0) ?: 1; break;
 		case 'H': do_hotplug = true; break;
 		case 'c': do_cpuset = true; break;
+		case 'B': base = true; break;
 		default:
-			fprintf(stderr, "usage: %s [-d SECONDS] [-s SEED] [-H] [-c]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-d SECONDS] [-s SEED] [-H] [-c] [-B]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -533,13 +539,19 @@ int main(int argc, char **argv)
 	}
 	if (access(FEATURES, F_OK))
 		mount("none", "/sys/kernel/debug", "debugfs", 0, NULL);
-	if (read_file(FEATURES, feat0, sizeof(feat0)) < 0 ||
+	if (base) {
+		if (read_file(FEATURES, feat0, sizeof(feat0)) < 0) {
+			fprintf(stderr, "error: %s missing: run as root\n", FEATURES);
+			return 1;
+		}
+		snprintf(small0, sizeof(small0), "-");
+	} else if (read_file(FEATURES, feat0, sizeof(feat0)) < 0 ||
 	    read_file(SIS_SMALL, small0, sizeof(small0)) < 0 || access(SIS_SCAN, R_OK)) {
 		fprintf(stderr, "error: %s, %s or %s missing: run as root on the patched kernel with CONFIG_SCHEDSTATS\n",
 			FEATURES, SIS_SMALL, SIS_SCAN);
 		return 1;
 	}
-	for (int i = 0; i < nr_placement_switches; i++)
+	for (int i = 0; i < nr_placement_switches && !base; i++)
 		if (!strstr(feat0, placement_switches[i].name)) {
 			fprintf(stderr, "error: %s is not in %s: kernel without the series\n",
 				placement_switches[i].name, FEATURES);
@@ -560,8 +572,9 @@ int main(int argc, char **argv)
 	 */
 	read_file(VERBOSE, verbose0, sizeof(verbose0));
 	write_file(VERBOSE, "N");
-	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s\n", nr_cpus,
-	       nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off");
+	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s%s\n", nr_cpus,
+	       nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off",
+	       base ? ", base kernel (no toggles)" : "");
 	fflush(stdout);
 
 	nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
@@ -577,7 +590,8 @@ int main(int argc, char **argv)
 	if (write(ring_fd[0][1], "x", 1) != 1)
 		return 1;
 	pthread_create(&th[nth++], NULL, hackbench_loop, NULL);
-	pthread_create(&th[nth++], NULL, toggler, NULL);
+	if (!base)
+		pthread_create(&th[nth++], NULL, toggler, NULL);
 	pthread_create(&th[nth++], NULL, reader, NULL);
 	pthread_create(&th[nth++], NULL, affinity, (void *)1L);
 	pthread_create(&th[nth++], NULL, affinity, (void *)2L);
@@ -613,11 +627,15 @@ int main(int argc, char **argv)
 	for (int cpu = 1; cpu < nr_cpus; cpu++)
 		cpu_set_online(cpu, true);
 	restore_features(feat0);
-	write_file(SIS_SMALL, small0);
+	if (!base)
+		write_file(SIS_SMALL, small0);
 	if (verbose0[0])
 		write_file(VERBOSE, verbose0);
 	read_file(FEATURES, feat1, sizeof(feat1));
-	read_file(SIS_SMALL, small1, sizeof(small1));
+	if (base)
+		snprintf(small1, sizeof(small1), "-");
+	else
+		read_file(SIS_SMALL, small1, sizeof(small1));
 	if (strcmp(feat0, feat1))
 		bad("the features file differs from the start:\n# %s\n# %s", feat0, feat1);
 	if (strcmp(small0, small1))
