@@ -9,8 +9,11 @@
  *   toggles   the series' switches flipped in random combinations, and
  *             sis_small_llc written with valid values (which must land)
  *             and invalid ones (which must fail and change nothing)
- *   reader    /sys/kernel/debug/sched/sis_scan and features read in a loop,
- *             and sis_scan cleared, while the rest goes on
+ *   reader    /sys/kernel/debug/sched/sis_scan, sis_wake and features read
+ *             in a loop, and sis_scan and sis_wake cleared at random, while
+ *             the rest goes on; every read of sis_wake must parse (its
+ *             comment line, then the names of the first read, each with
+ *             a count that does not go down between clears)
  *   hotplug   (-H) a single CPU, every CPU of one LLC, and all of the last
  *             node but one CPU, taken offline and back, in turn, with
  *             every switch on; with -H the run cycles through 10 s of
@@ -22,7 +25,8 @@
  *
  * -B runs on the base kernel, the series' reference (stress.sh -b): the
  * same load, reader (of the features file only), hotplug, affinity and
- * cpuset, without the toggles and sis_scan, which the base does not have.
+ * cpuset, without the toggles, sis_scan and sis_wake, which the base does
+ * not have.
  *
  * At the end every CPU is online again and the features file and
  * sis_small_llc read as they did at the start. Prints one "# name count"
@@ -75,13 +79,15 @@ static bool base;	/* -B: the base kernel, without the series' files */
 enum { STORM, HOTPLUG };
 static atomic_int phase;
 
-enum { C_TOGGLES, C_SMALL_OK, C_SMALL_BAD, C_READS, C_CLEARS, C_HOTPLUG,
+enum { C_TOGGLES, C_SMALL_OK, C_SMALL_BAD, C_READS, C_CLEARS, C_WAKE_READS,
+	C_WAKE_CLEARS, C_HOTPLUG,
 	C_OFFLINE_BUSY, C_AFFINITY, C_AFFINITY_OFFLINE, C_FORKS, C_HACKBENCH,
 	C_TRIADS, C_RING, C_CPUSET, C_CPUSET_REFUSED, NR_COUNTERS };
 static const char * const counter_names[] = {
 	"switch toggles", "sis_small_llc valid writes",
 	"sis_small_llc invalid writes rejected", "sis_scan and features reads",
-	"sis_scan clears", "hotplug cycles", "offline refused (EBUSY)",
+	"sis_scan clears", "sis_wake reads", "sis_wake clears",
+	"hotplug cycles", "offline refused (EBUSY)",
 	"affinity changes", "affinity refused (EINVAL: no usable CPU in the mask)",
 	"forks with a random mask", "hackbench runs", "triad passes",
 	"ring messages", "cpuset partition flips", "cpuset partition refused",
@@ -301,6 +307,90 @@ static void *toggler(void *arg)
 	return NULL;
 }
 
+/*
+ * sis_wake: a "# ..." line, then one "name count" line per decision. The
+ * names are the file's own, taken from its first read (wake_init()); every
+ * later read must give the same names in the same order, and, between two
+ * clears (the reader is the only one to clear), no count may go down.
+ */
+#define MAX_WAKE	32
+#define WAKE_NAME	32
+static char wake_name[MAX_WAKE][WAKE_NAME];
+static int nr_wake;
+static unsigned long wake_last[MAX_WAKE];	/* the last read, since the last clear */
+
+/*
+ * Parses @text into @names and @val: the number of counts, or -1 when a
+ * line is neither the comment (the first line only) nor "name count".
+ */
+static int wake_parse(const char *text, char names[][WAKE_NAME], unsigned long *val)
+{
+	char copy[BUF_SIZE], *line, *save;
+	int n = 0, first = 1;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), first = 0) {
+		char *sp = strchr(line, ' ');
+
+		if (line[0] == '#') {
+			if (!first)
+				return -1;
+			continue;
+		}
+		if (first || n == MAX_WAKE || !sp || sp == line ||
+		    sp - line >= WAKE_NAME || !sp[1] ||
+		    strspn(sp + 1, "0123456789") != strlen(sp + 1) ||
+		    strspn(line, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(sp - line))
+			return -1;
+		memcpy(names[n], line, sp - line);
+		names[n][sp - line] = '\0';
+		val[n++] = strtoul(sp + 1, NULL, 10);
+	}
+	return n;
+}
+
+/* The names, and the counts so far, from a first read; false if none. */
+static bool wake_init(void)
+{
+	char buf[BUF_SIZE];
+
+	if (read_file(SIS_WAKE, buf, sizeof(buf)) <= 0)
+		return false;
+	nr_wake = wake_parse(buf, wake_name, wake_last);
+	return nr_wake > 0;
+}
+
+/* Reads sis_wake into wake_last; false (and said why) if it does not parse. */
+static bool wake_read(void)
+{
+	char buf[BUF_SIZE], names[MAX_WAKE][WAKE_NAME];
+	unsigned long val[MAX_WAKE];
+	int n;
+
+	if (read_file(SIS_WAKE, buf, sizeof(buf)) <= 0) {
+		bad("reading sis_wake failed");
+		return false;
+	}
+	n = wake_parse(buf, names, val);
+	if (n != nr_wake || !strstr(buf, "(schedstats on)")) {
+		bad("sis_wake does not parse as it did at the start (%d counts, want %d; schedstats on):\n%s",
+		    n, nr_wake, buf);
+		return false;
+	}
+	for (int i = 0; i < n; i++) {
+		if (strcmp(names[i], wake_name[i])) {
+			bad("sis_wake line %d is %s, was %s", i + 2, names[i], wake_name[i]);
+			return false;
+		}
+		if (val[i] < wake_last[i])
+			bad("sis_wake %s went from %lu to %lu without a clear",
+			    names[i], wake_last[i], val[i]);
+	}
+	memcpy(wake_last, val, sizeof(val[0]) * n);
+	return true;
+}
+
 static void *reader(void *arg)
 {
 	char buf[BUF_SIZE];
@@ -319,6 +409,19 @@ static void *reader(void *arg)
 				bad("clearing sis_scan failed");
 			else
 				atomic_fetch_add(&counters[C_CLEARS], 1);
+		}
+		if (base)
+			continue;
+		/* Read, then at random clear right after the read. */
+		if (wake_read())
+			atomic_fetch_add(&counters[C_WAKE_READS], 1);
+		if (rnd(&s) % 8 == 0) {
+			if (write_file(SIS_WAKE, "0")) {
+				bad("clearing sis_wake failed");
+			} else {
+				memset(wake_last, 0, sizeof(wake_last));
+				atomic_fetch_add(&counters[C_WAKE_CLEARS], 1);
+			}
 		}
 	}
 	return NULL;
@@ -546,9 +649,10 @@ int main(int argc, char **argv)
 		}
 		snprintf(small0, sizeof(small0), "-");
 	} else if (read_file(FEATURES, feat0, sizeof(feat0)) < 0 ||
-	    read_file(SIS_SMALL, small0, sizeof(small0)) < 0 || access(SIS_SCAN, R_OK)) {
-		fprintf(stderr, "error: %s, %s or %s missing: run as root on the patched kernel with CONFIG_SCHEDSTATS\n",
-			FEATURES, SIS_SMALL, SIS_SCAN);
+	    read_file(SIS_SMALL, small0, sizeof(small0)) < 0 || access(SIS_SCAN, R_OK) ||
+	    access(SIS_WAKE, R_OK)) {
+		fprintf(stderr, "error: %s, %s, %s or %s missing: run as root on the patched kernel with CONFIG_SCHEDSTATS\n",
+			FEATURES, SIS_SMALL, SIS_SCAN, SIS_WAKE);
 		return 1;
 	}
 	for (int i = 0; i < nr_placement_switches && !base; i++)
@@ -565,7 +669,11 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	write_file("/proc/sys/kernel/sched_schedstats", "1");
+	write_file(SCHEDSTATS, "1");
+	if (!base && !wake_init()) {
+		fprintf(stderr, "error: %s does not parse: a comment line, then lines 'name count'\n", SIS_WAKE);
+		return 1;
+	}
 	/*
 	 * sched_verbose prints every CPU's domains to the console at each
 	 * hotplug; under emulation the serial console then paces the run.
