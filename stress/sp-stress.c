@@ -28,12 +28,21 @@
  * cpuset, without the toggles, sis_scan and sis_wake, which the base does
  * not have.
  *
- * At the end every CPU is online again and the features file and
- * sis_small_llc read as they did at the start. Prints one "# name count"
- * line per counter and exits 0 when nothing unexpected happened, 1 when
- * something did (each such event is printed), 2 on bad usage.
+ * Schedstats are turned on for the run (sis_wake counts only then) and
+ * sis_wake is cleared at the start. The decisions of the whole run are
+ * the counts read just before each clear plus the last read, per name of
+ * the file: printed as "# wake_NAME COUNT". With -f MIN_FITS the run fails
+ * unless the fit (the fit_* counts summed) and the bias (bias_*) each
+ * decided at least MIN_FITS wakeups: a run where they never fired did not
+ * stress them.
  *
- *   sp-stress [-d SECONDS] [-s SEED] [-H] [-c] [-B]
+ * At the end every CPU is online again, schedstats are as they were, and
+ * the features file and sis_small_llc read as they did at the start.
+ * Prints one "# name count" line per counter and exits 0 when nothing
+ * unexpected happened, 1 when something did (each such event is printed),
+ * 2 on bad usage.
+ *
+ *   sp-stress [-d SECONDS] [-s SEED] [-H] [-c] [-B] [-f MIN_FITS]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -318,6 +327,12 @@ static void *toggler(void *arg)
 static char wake_name[MAX_WAKE][WAKE_NAME];
 static int nr_wake;
 static unsigned long wake_last[MAX_WAKE];	/* the last read, since the last clear */
+/*
+ * The run's decisions: at each clear, the read just before it; at the
+ * end, the last read. What is counted between a read and its clear is
+ * lost, so these are lower bounds (by a few wakeups a clear).
+ */
+static unsigned long wake_total[MAX_WAKE];
 
 /*
  * Parses @text into @names and @val: the number of counts, or -1 when a
@@ -419,6 +434,8 @@ static void *reader(void *arg)
 			if (write_file(SIS_WAKE, "0")) {
 				bad("clearing sis_wake failed");
 			} else {
+				for (int i = 0; i < nr_wake; i++)
+					wake_total[i] += wake_last[i];
 				memset(wake_last, 0, sizeof(wake_last));
 				atomic_fetch_add(&counters[C_WAKE_CLEARS], 1);
 			}
@@ -596,6 +613,17 @@ static void *cpuset_flipper(void *arg)
 	return NULL;
 }
 
+/* The run's decisions whose name starts with @prefix (fit_, bias_). */
+static unsigned long wake_sum(const char *prefix)
+{
+	unsigned long sum = 0;
+
+	for (int i = 0; i < nr_wake; i++)
+		if (!strncmp(wake_name[i], prefix, strlen(prefix)))
+			sum += wake_total[i];
+	return sum;
+}
+
 /* --- main ------------------------------------------------------------ */
 
 static void on_signal(int sig)
@@ -620,24 +648,41 @@ int main(int argc, char **argv)
 	char feat0[BUF_SIZE], feat1[BUF_SIZE], small0[64], small1[64], path[96], buf[16];
 	char verbose0[8] = "";
 	pthread_t th[MAX_WORKERS + 16];
+	char schedstats0[8] = "";
 	int nth = 0, opt, secs = 60, nr_triad;
+	long min_fits = 0;
+	char *end;
 	bool do_hotplug = false, do_cpuset = false;
 	double t0;
 
-	while ((opt = getopt(argc, argv, "d:s:HcB")) != -1) {
+	while ((opt = getopt(argc, argv, "d:s:HcBf:")) != -1) {
 		switch (opt) {
 		case 'd': secs = atoi(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 0) ?: 1; break;
 		case 'H': do_hotplug = true; break;
 		case 'c': do_cpuset = true; break;
 		case 'B': base = true; break;
+		case 'f':
+			errno = 0;
+			min_fits = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || min_fits < 0) {
+				fprintf(stderr, "-f %s: give the fit and the bias decisions the run must reach, each, as a whole number\n",
+					optarg);
+				return 2;
+			}
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-d SECONDS] [-s SEED] [-H] [-c] [-B]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-d SECONDS] [-s SEED] [-H] [-c] [-B] [-f MIN_FITS]\n", argv[0]);
 			return 2;
 		}
 	}
 	if (secs < 1) {
 		fprintf(stderr, "-d %d: give the load time in seconds, >= 1\n", secs);
+		return 2;
+	}
+	if (base && min_fits) {
+		fprintf(stderr, "-f %ld: the decisions are counted in sis_wake, which the base kernel (-B) does not have\n",
+			min_fits);
 		return 2;
 	}
 	if (access(FEATURES, F_OK))
@@ -669,11 +714,17 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	/* sis_wake counts only with schedstats on; put back at the end. */
+	read_file(SCHEDSTATS, schedstats0, sizeof(schedstats0));
 	write_file(SCHEDSTATS, "1");
-	if (!base && !wake_init()) {
-		fprintf(stderr, "error: %s does not parse: a comment line, then lines 'name count'\n", SIS_WAKE);
+	if (!base && (!wake_init() || write_file(SIS_WAKE, "0"))) {
+		fprintf(stderr, "error: %s does not parse (a comment line, then lines 'name count') or clear\n",
+			SIS_WAKE);
+		if (schedstats0[0])
+			write_file(SCHEDSTATS, schedstats0);
 		return 1;
 	}
+	memset(wake_last, 0, sizeof(wake_last));
 	/*
 	 * sched_verbose prints every CPU's domains to the console at each
 	 * hotplug; under emulation the serial console then paces the run.
@@ -737,6 +788,14 @@ int main(int argc, char **argv)
 	restore_features(feat0);
 	if (!base)
 		write_file(SIS_SMALL, small0);
+	/* The decisions since the last clear, before anything changes back. */
+	if (!base) {
+		wake_read();
+		for (int i = 0; i < nr_wake; i++)
+			wake_total[i] += wake_last[i];
+	}
+	if (schedstats0[0])
+		write_file(SCHEDSTATS, schedstats0);
 	if (verbose0[0])
 		write_file(VERBOSE, verbose0);
 	read_file(FEATURES, feat1, sizeof(feat1));
@@ -757,6 +816,16 @@ int main(int argc, char **argv)
 	printf("# load time %.0f s\n", now() - t0);
 	for (int i = 0; i < NR_COUNTERS; i++)
 		printf("# %s %ld\n", counter_names[i], atomic_load(&counters[i]));
+	for (int i = 0; i < nr_wake; i++)
+		printf("# wake_%s %lu\n", wake_name[i], wake_total[i]);
+	/*
+	 * A run in which the fit or the bias never decided a wakeup did not
+	 * stress them, whatever else it did.
+	 */
+	if (min_fits && (wake_sum("fit_") < (unsigned long)min_fits ||
+			 wake_sum("bias_") < (unsigned long)min_fits))
+		bad("too few decisions: %lu of the fit (fit_*), %lu of the bias (bias_*), want at least %ld of each (-f)",
+		    wake_sum("fit_"), wake_sum("bias_"), min_fits);
 	printf("# unexpected events %ld\n", atomic_load(&errors));
 	return atomic_load(&errors) ? 1 : 0;
 }
