@@ -6,7 +6,9 @@
  *   load      hackbench (rt-tests) in a loop, STREAM-like triad threads
  *             (one per 8 CPUs),
  *             and a pipe ring; every hackbench run must exit 0
- *   toggles   the series' switches flipped in random combinations, and
+ *   toggles   the series' switches (switches.h, SIS_LIMIT_STACKING among
+ *             them) flipped in random combinations, every fourth one all
+ *             on (the seconds with all on are counted), and
  *             sis_small_llc written with valid values (which must land)
  *             and invalid ones (which must fail and change nothing)
  *   reader    /sys/kernel/debug/sched/sis_scan, sis_wake and features read
@@ -252,6 +254,12 @@ static void *hackbench_loop(void *arg)
 
 /* --- what changes under the load -------------------------------------- */
 
+/*
+ * Seconds with every switch on, from the toggler's writes (written by it
+ * alone, read after it is joined).
+ */
+static double all_on_secs;
+
 static void *toggler(void *arg)
 {
 	static const char * const invalid[] = {
@@ -262,6 +270,7 @@ static void *toggler(void *arg)
 
 	unsigned int cur = 0, all_on = (1u << nr_placement_switches) - 1;
 	char list[BUF_SIZE];
+	double since = now();
 
 	(void)arg;
 	/* Where the switches start. */
@@ -271,8 +280,15 @@ static void *toggler(void *arg)
 			if (!strstr(list, word))
 				cur |= 1u << i;
 		}
-	while (!atomic_load(&stop)) {
-		unsigned int set = atomic_load(&phase) == STORM ? rnd(&s) & all_on : all_on;
+	for (unsigned int k = 0; !atomic_load(&stop); k++) {
+		/*
+		 * The storm: random combinations, and every fourth step all on,
+		 * which random ones reach once in 2^nr_placement_switches.
+		 */
+		unsigned int set = atomic_load(&phase) == STORM && k % 4 ?
+				   rnd(&s) & all_on : all_on;
+		bool was_on = cur == all_on;
+		double t;
 
 		/* A toggle is a write that changes the switch. */
 		for (int i = 0; i < nr_placement_switches; i++) {
@@ -287,6 +303,11 @@ static void *toggler(void *arg)
 			cur ^= 1u << i;
 			atomic_fetch_add(&counters[C_TOGGLES], 1);
 		}
+		/* The switches were as they were from @since until the last write. */
+		t = now();
+		if (was_on)
+			all_on_secs += t - since;
+		since = t;
 		if (atomic_load(&phase) != STORM) {
 			usleep(100000);
 			continue;
@@ -313,6 +334,8 @@ static void *toggler(void *arg)
 		}
 		usleep(rnd(&s) % 2000);
 	}
+	if (cur == all_on)
+		all_on_secs += now() - since;
 	return NULL;
 }
 
@@ -816,6 +839,8 @@ int main(int argc, char **argv)
 	printf("# load time %.0f s\n", now() - t0);
 	for (int i = 0; i < NR_COUNTERS; i++)
 		printf("# %s %ld\n", counter_names[i], atomic_load(&counters[i]));
+	if (!base)
+		printf("# all-switches-on seconds %.0f\n", all_on_secs);
 	for (int i = 0; i < nr_wake; i++)
 		printf("# wake_%s %lu\n", wake_name[i], wake_total[i]);
 	/*
