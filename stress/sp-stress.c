@@ -24,10 +24,14 @@
  *             CPUs of both nodes), and children forked with such masks
  *   cpuset    (-c, cgroup v2 with cpuset) an LLC made a partition root and
  *             back to a member, in turn
+ *   RT        a SCHED_FIFO task (priority 1) spinning 2 ms every 10 ms
+ *             for the whole run, pinned to one CPU, the next usable one
+ *             every 3 s: a CPU the fair load is allowed on (20% of one
+ *             CPU at most; RT throttling left at its setting, printed)
  *
  * -B runs on the base kernel, the series' reference (stress.sh -b): the
- * same load, reader (of the features file only), hotplug, affinity and
- * cpuset, without the toggles, sis_scan and sis_wake, which the base does
+ * same load, reader (of the features file only), hotplug, affinity,
+ * cpuset and RT task, without the toggles, sis_scan and sis_wake, which the base does
  * not have.
  *
  * Schedstats are turned on for the run (sis_wake counts only then) and
@@ -93,7 +97,8 @@ static atomic_int phase;
 enum { C_TOGGLES, C_SMALL_OK, C_SMALL_BAD, C_READS, C_CLEARS, C_WAKE_READS,
 	C_WAKE_CLEARS, C_HOTPLUG,
 	C_OFFLINE_BUSY, C_AFFINITY, C_AFFINITY_OFFLINE, C_FORKS, C_HACKBENCH,
-	C_TRIADS, C_RING, C_CPUSET, C_CPUSET_REFUSED, NR_COUNTERS };
+	C_TRIADS, C_RING, C_CPUSET, C_CPUSET_REFUSED, C_RT_PERIODS, C_RT_LATE,
+	C_RT_MOVES, NR_COUNTERS };
 static const char * const counter_names[] = {
 	"switch toggles", "sis_small_llc valid writes",
 	"sis_small_llc invalid writes rejected", "sis_scan and features reads",
@@ -102,6 +107,8 @@ static const char * const counter_names[] = {
 	"affinity changes", "affinity refused (EINVAL: no usable CPU in the mask)",
 	"forks with a random mask", "hackbench runs", "triad passes",
 	"ring messages", "cpuset partition flips", "cpuset partition refused",
+	"RT duty-cycle periods", "RT periods started late (resynchronised)",
+	"RT CPU moves",
 };
 static atomic_long counters[NR_COUNTERS];
 
@@ -248,6 +255,80 @@ static void *hackbench_loop(void *arg)
 			return NULL;
 		}
 		atomic_fetch_add(&counters[C_HACKBENCH], 1);
+	}
+	return NULL;
+}
+
+/*
+ * An RT task beside the fair load: SCHED_FIFO priority 1, pinned to one
+ * CPU (any of them: the fair load's random masks cover every CPU) and
+ * moved to the next usable one every RT_MOVE seconds; RT_BUSY seconds of
+ * spinning every RT_PERIOD. The wakeups that find it on a CPU see a task
+ * of another class (no_room_class). The duty cycle bounds it at 20% of
+ * one CPU whatever the clock does: after a spin that ends late (woken
+ * late, or stopped or throttled during it; counted late when past the
+ * period's end) the next period starts RT_PERIOD - RT_BUSY after it,
+ * with no catch-up. RT throttling (sched_rt_runtime_us) is left as it
+ * is.
+ */
+#define RT_PERIOD	0.010
+#define RT_BUSY		0.002
+#define RT_MOVE		3.0
+
+static void rt_move(int *cpu)
+{
+	cpu_set_t m;
+
+	for (int i = 0; i < nr_cpus; i++) {
+		*cpu = (*cpu + 1) % nr_cpus;
+		CPU_ZERO(&m);
+		CPU_SET(*cpu, &m);
+		if (!sched_setaffinity(0, sizeof(m), &m)) {
+			atomic_fetch_add(&counters[C_RT_MOVES], 1);
+			return;
+		}
+		/* Offline, or outside this cpuset now (a partition took it). */
+		if (errno != EINVAL) {
+			bad("RT task: sched_setaffinity(CPU %d): %s", *cpu, strerror(errno));
+			return;
+		}
+	}
+}
+
+static void *rt_duty(void *arg)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	unsigned int s = seed * 13;
+	int cpu = rnd(&s) % nr_cpus, err;
+	double next, move = 0, t;
+
+	(void)arg;
+	err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (err) {
+		bad("RT task: SCHED_FIFO: %s", strerror(err));
+		return NULL;
+	}
+	for (next = now(); !atomic_load(&stop);) {
+		struct timespec ts;
+
+		if (next >= move) {
+			rt_move(&cpu);
+			move = next + RT_MOVE;
+		}
+		spin_for(RT_BUSY);
+		atomic_fetch_add(&counters[C_RT_PERIODS], 1);
+		next += RT_PERIOD;
+		/* Never less rest than the duty cycle's, never a catch-up burst. */
+		t = now();
+		if (next < t + RT_PERIOD - RT_BUSY) {
+			if (next < t)
+				atomic_fetch_add(&counters[C_RT_LATE], 1);
+			next = t + RT_PERIOD - RT_BUSY;
+		}
+		ts.tv_sec = (time_t)next;
+		ts.tv_nsec = (long)((next - ts.tv_sec) * 1e9);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
 	}
 	return NULL;
 }
@@ -671,7 +752,7 @@ int main(int argc, char **argv)
 	char feat0[BUF_SIZE], feat1[BUF_SIZE], small0[64], small1[64], path[96], buf[16];
 	char verbose0[8] = "";
 	pthread_t th[MAX_WORKERS + 16];
-	char schedstats0[8] = "";
+	char schedstats0[8] = "", rt_runtime[24];
 	int nth = 0, opt, secs = 60, nr_triad;
 	long min_fits = 0;
 	char *end;
@@ -754,9 +835,12 @@ int main(int argc, char **argv)
 	 */
 	read_file(VERBOSE, verbose0, sizeof(verbose0));
 	write_file(VERBOSE, "N");
-	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s%s\n", nr_cpus,
-	       nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off",
-	       base ? ", base kernel (no toggles)" : "");
+	if (read_file("/proc/sys/kernel/sched_rt_runtime_us", rt_runtime, sizeof(rt_runtime)) <= 0)
+		snprintf(rt_runtime, sizeof(rt_runtime), "?");
+	rt_runtime[strcspn(rt_runtime, "\n")] = '\0';
+	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s, RT task 2 ms in 10 ms (sched_rt_runtime_us %s)%s\n",
+	       nr_cpus, nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off",
+	       rt_runtime, base ? ", base kernel (no toggles)" : "");
 	fflush(stdout);
 
 	nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
@@ -772,6 +856,7 @@ int main(int argc, char **argv)
 	if (write(ring_fd[0][1], "x", 1) != 1)
 		return 1;
 	pthread_create(&th[nth++], NULL, hackbench_loop, NULL);
+	pthread_create(&th[nth++], NULL, rt_duty, NULL);
 	if (!base)
 		pthread_create(&th[nth++], NULL, toggler, NULL);
 	pthread_create(&th[nth++], NULL, reader, NULL);
