@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# `make stress`: the patched kernel under load while the series' switches,
-# sis_small_llc, sis_scan, CPU hotplug, affinity and cpuset partitions churn
-# under it (stress/sp-stress.c), in one boot.
+# `make stress`: the patched kernel under load while the series' switches
+# (every one, all on at once among the combinations), sis_small_llc,
+# sis_scan and sis_wake (read and cleared), CPU hotplug, affinity and cpuset
+# partitions churn under it, beside an RT duty-cycle task
+# (stress/sp-stress.c), in one boot.
 #
-#   stress.sh [-p PRESET] [-d SECONDS] [-k] [-t MIN_TOGGLES] [-m MIN_HOTPLUG] [-b]
+#   stress.sh [-p PRESET] [-d SECONDS] [-k] [-t MIN_TOGGLES] [-m MIN_HOTPLUG]
+#             [-f MIN_FITS] [-b]
 #
 #   -p  topology preset (default 2s4llc)
 #   -d  seconds of load (default 2400)
 #   -k  also run the series' kselftests (run_kselftest.sh) before the load
 #   -t  switch toggles the run must reach (default 1000)
 #   -m  hotplug cycles the run must reach (default 100)
+#   -f  wakeups the fit (sis_wake fit_*) and, apart, the bias (bias_*) must
+#       each have decided (default one per 24 s of load: 100 for 2400 s)
 #   -b  FLAVOR=kcsan: then the base reference, the same load on the base
 #       kernel built the same way (see below)
 #
@@ -20,12 +25,28 @@
 # hotplug) reach the default counts with room to spare; the console of each
 # run says how many it reached.
 #
+# MIN_FITS, an estimate to be checked against the first 2400 s run's
+# counts: the bias decides only with SELECT_BIAS_PREV on and
+# SIS_LIMIT_STACKING off (the narrowing skips its last step, and hackbench
+# gives it no idle prev: the bench's limit-g4 counted no bias), so only in
+# the storm's random steps, 3 in 16 of its steps: about 150 s of a 2400 s
+# run. The bench under TCG counted about 1.2 bias_last and 2.3 fits per
+# 1000 hackbench messages (zen2, both-g4: 240 and 460 a run of 200000);
+# the stress's hackbench sends 10000 a run, about one run per 8 s on the
+# KCSAN kernel (74 in 600 s in its record, the debug kernel no faster), so
+# some 19 runs and 230 bias in those 150 s, and thousands of fits over the
+# 2000 s the fit is on (all on outside the storm). One of each per 24 s,
+# 100 in 2400 s, is under half the bias's estimate; a run where either
+# never fired cannot pass.
+#
 # FLAVOR=debug (the default here) boots the debug kernel: lockdep with
 # PROVE_RCU, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT, KASAN, hung-task and
 # soft-lockup detectors, DEBUG_LIST; FLAVOR=kcsan the same detectors with
 # KCSAN in place of lockdep and KASAN. The run passes only if the KUnit suite
 # passed at boot, the kselftests (-k) and sp-stress exit 0, at least
-# MIN_TOGGLES switch flips and MIN_HOTPLUG hotplug cycles happened, and the console
+# MIN_TOGGLES switch flips and MIN_HOTPLUG hotplug cycles happened, MIN_FITS
+# decisions of the fit and MIN_FITS of the bias (sp-stress -f checks them
+# in the guest too), and the console
 # has no splat (vm.sh exits 98 on any BUG, WARNING, Oops, lockdep, KASAN, KCSAN or
 # RCU stall report, or hung task; on the KCSAN kernel, where fair.c and debug.c
 # are instrumented, a KCSAN report counts only if one of its access sites is a
@@ -51,22 +72,27 @@ set -euo pipefail
 . "$TOP/scripts/lib/vm-run.sh"
 . "$TOP/scripts/lib/kunit.sh"
 . "$TOP/scripts/lib/kbuild.sh"
+. "$TOP/scripts/lib/stress-counts.sh"
 
-preset=2s4llc secs=2400 kself=0 min_toggles=1000 min_hotplug=100 base_ref=0
-while getopts "p:d:kt:m:b" o; do
+preset=2s4llc secs=2400 kself=0 min_toggles=1000 min_hotplug=100 min_fits='' base_ref=0
+while getopts "p:d:kt:m:f:b" o; do
 	case $o in
 	p) preset=$OPTARG ;;
 	d) secs=$OPTARG ;;
 	k) kself=1 ;;
 	t) min_toggles=$OPTARG ;;
 	m) min_hotplug=$OPTARG ;;
+	f) min_fits=$OPTARG ;;
 	b) base_ref=1 ;;
-	*) echo "usage: stress.sh [-p PRESET] [-d SECONDS] [-k] [-t MIN_TOGGLES] [-m MIN_HOTPLUG] [-b]" >&2; exit 2 ;;
+	*) echo "usage: stress.sh [-p PRESET] [-d SECONDS] [-k] [-t MIN_TOGGLES] [-m MIN_HOTPLUG] [-f MIN_FITS] [-b]" >&2; exit 2 ;;
 	esac
 done
 [[ $secs =~ ^[1-9][0-9]*$ ]] || die "-d $secs: give the load time in whole seconds"
 [[ $min_hotplug =~ ^[0-9]+$ ]] || die "-m $min_hotplug: give a number of hotplug cycles"
 [[ $min_toggles =~ ^[0-9]+$ ]] || die "-t $min_toggles: give a number of switch toggles"
+# The default: one decision of each per 24 s of load, at least one.
+[ -n "$min_fits" ] || min_fits=$(( secs / 24 > 0 ? secs / 24 : 1 ))
+[[ $min_fits =~ ^[0-9]+$ ]] || die "-f $min_fits: give a number of decisions of the fit and of the bias"
 export FLAVOR=${FLAVOR:-debug}
 [ "$base_ref" = 0 ] || [ "$FLAVOR" = kcsan ] || die "-b, the base reference, is for the KCSAN kernel: FLAVOR=kcsan"
 command -v hackbench >/dev/null || die "hackbench not found; run 'make deps' (installs rt-tests)"
@@ -80,7 +106,7 @@ if [ "$base_ref" = 1 ]; then
 fi
 make -s -C "$TOP" build/bin/sp-stress
 stress=$TOP/build/bin/sp-stress
-guest="$stress -H -c -d $secs"
+guest="$stress -H -c -d $secs -f $min_fits"
 if [ "$kself" = 1 ]; then
 	selftest=$("$TOP/scripts/build-selftests.sh")
 	guest="$selftest/run_kselftest.sh && $guest"
@@ -129,17 +155,15 @@ if ! echo "$tap" | grep -qE '^ok [0-9]+ sched_placement$' || echo "$tap" | grep 
 	echo "$tap" | grep -E 'not ok|^ok' >&2 || echo "(no suite on the console)" >&2
 	fail=1
 fi
-count() { sed -n "s/^# $1 \([0-9]*\)$/\1/p" "$RESULTS/out" | tail -n 1; }
-toggles=$(count 'switch toggles')
-cycles=$(count 'hotplug cycles')
-if [ "${toggles:-0}" -lt "$min_toggles" ]; then
-	echo "error: ${toggles:-no} switch toggles, want at least $min_toggles" >&2
-	fail=1
-fi
-if [ "${cycles:-0}" -lt "$min_hotplug" ]; then
-	echo "error: ${cycles:-no} hotplug cycles, want at least $min_hotplug" >&2
-	fail=1
-fi
+# The record keeps the counts: each kind of churn, and each decision.
+stress_counts "$RESULTS/out" >"$RESULTS/counts"
+stress_judge "$RESULTS/out" "$min_toggles" "$min_hotplug" "$min_fits" || fail=1
+toggles=$(stress_count "$RESULTS/out" 'switch toggles')
+cycles=$(stress_count "$RESULTS/out" 'hotplug cycles')
+fits=$(stress_wake_sum "$RESULTS/out" fit_)
+bias=$(stress_wake_sum "$RESULTS/out" bias_)
+all_on=$(stress_count "$RESULTS/out" 'all-switches-on seconds')
+rt=$(stress_count "$RESULTS/out" 'RT duty-cycle periods')
 if [ "$base_ref" = 1 ]; then
 	note "the base reference: the same load on the base kernel, $FLAVOR, for $secs s"
 	mkdir -p "$RESULTS/base"
@@ -166,4 +190,4 @@ fi
 results_commit
 clean="console clean"
 [ "$FLAVOR" != kcsan ] || clean="no KCSAN report at $kcsan_scope, $(grep -c 'BUG: KCSAN:' "$RESULTS/console.log" || true) elsewhere (${RESULTS#"$TOP"/}/kcsan-titles)"
-echo "# stress passed: $FLAVOR kernel on $preset, $secs s of load, $toggles toggles, $cycles hotplug cycles, $clean"
+echo "# stress passed: $FLAVOR kernel on $preset, $secs s of load, $toggles toggles ($all_on s all on), $cycles hotplug cycles, $fits fit and $bias bias decisions, $rt RT periods, $clean (counts: ${RESULTS#"$TOP"/}/counts)"
