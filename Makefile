@@ -114,7 +114,7 @@ bench-check:
 base-vs-series: kernel tools ## base kernel against patched kernel, switches at defaults, alternating boots
 	@scripts/base-vs-series.sh
 
-stress: tree ## STRESS_FLAVOR kernel on STRESS_PRESET: KUnit, kselftests, STRESS_SECS of churn
+stress: tree ## STRESS_FLAVOR kernel on STRESS_PRESET: KUnit, kselftests, STRESS_SECS of churn; fails on a splat or too few decisions of the fit or the bias
 	@FLAVOR=$(STRESS_FLAVOR) scripts/stress.sh -k -p $(STRESS_PRESET) -d $(STRESS_SECS)
 
 jobs: ## out/jobs/: LKP jobs and mmtests configs of the A/B sets, for hardware (JOB_SETS, REPS)

@@ -55,7 +55,12 @@
 # (console-check.sh KCSAN_LINES); without line info, if it is in a function the
 # series adds or changes, base races inside such functions included
 # (KCSAN_SCOPE). sp-stress itself fails if the features file or sis_small_llc
-# do not end as they started or a CPU stays offline.
+# do not end as they started, a CPU stays offline, a read of sis_wake does
+# not parse or a count of it goes down without a clear, or the RT task
+# cannot be made SCHED_FIFO. The record (results/...) keeps sp-stress's
+# output, out, and its end block of counts, counts: each kind of churn, the
+# seconds with every switch on, the RT periods and each decision of sis_wake
+# over the run (wake_NAME).
 #
 # -b, the base reference (KCSAN only): base races are most of what KCSAN
 # reports under this load. The base (build/linux-base) is built the same
