@@ -2,17 +2,13 @@
 /*
  * SIS_SMALL_LLC: on LLCs of up to sis_small_llc CPUs, the SIS_UTIL scan
  * depth is the whole LLC whenever it is not 0. sis_scan shows the depth
- * (nr_idle_scan) of each LLC and counts the scans; an online CPU in no
- * LLC domain is listed as such.
+ * (nr_idle_scan) of each LLC and counts the scans.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fixture.h"
@@ -194,67 +190,6 @@ TEST_F_TIMEOUT(placement, sis_scan_depth, 90)
 		       on.found, on.scans, off.found, off.scans);
 	EXPECT_GE(on.scans, on.found);
 	EXPECT_GE(off.scans, off.found);
-}
-
-#define CG	"/sys/fs/cgroup"
-#define CG_ISO	CG "/sched-placement-iso"
-
-/* Copies the CPU list of sis_scan's nollc line: 1, 0 if none, -1 on error. */
-static int sis_nollc(char *list, size_t len)
-{
-	char buf[BUF_SIZE], *line, *save;
-
-	list[0] = '\0';
-	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (!strncmp(line, "nollc ", 6)) {
-			snprintf(list, len, "%s", line + 6);
-			return 1;
-		}
-	return 0;
-}
-
-/*
- * A CPU in an isolated cpuset partition is in no sched domain, so no LLC
- * scan runs for it: sis_scan lists it on a nollc line instead of leaving
- * it out, and stops listing it when the partition is a member again.
- */
-TEST_F_TIMEOUT(placement, sis_scan_no_llc, 30)
-{
-	char cpu[16], list[128];
-	int before, during, after;
-
-	if (access(SIS_SCAN, R_OK))
-		SKIP(return, "no %s", SIS_SCAN);
-	if (read_topology() < 2)
-		SKIP(return, "no L3 (cache/index3) in sysfs, or one CPU");
-	if (access(CG "/cgroup.controllers", F_OK))
-		mount("none", CG, "cgroup2", 0, NULL);
-	if (write_file(CG "/cgroup.subtree_control", "+cpuset") ||
-	    (mkdir(CG_ISO, 0755) && errno != EEXIST))
-		SKIP(return, "no cgroup v2 cpuset controller at %s", CG);
-	snprintf(cpu, sizeof(cpu), "%d", nr_cpus - 1);
-	before = sis_nollc(list, sizeof(list));
-	if (write_file(CG_ISO "/cpuset.cpus", cpu) ||
-	    write_file(CG_ISO "/cpuset.cpus.partition", "isolated")) {
-		rmdir(CG_ISO);
-		SKIP(return, "CPU %s refused as an isolated cpuset partition", cpu);
-	}
-	during = sis_nollc(list, sizeof(list));
-	write_file(CG_ISO "/cpuset.cpus.partition", "member");
-	after = sis_nollc(list + 64, sizeof(list) - 64);
-	rmdir(CG_ISO);
-
-	EXPECT_EQ(0, before);
-	EXPECT_EQ(1, during) {
-		TH_LOG("CPU %s isolated, but sis_scan has no nollc line", cpu);
-	}
-	EXPECT_STREQ(cpu, list);
-	EXPECT_EQ(0, after) {
-		TH_LOG("CPU %s a member again, but still on nollc: %s", cpu, list + 64);
-	}
 }
 
 TEST_HARNESS_MAIN
