@@ -35,7 +35,7 @@ s=$t/series
 cmp -s "$s/before" "$s/after" || fail "features not restored: before $(cat "$s/before"), after $(cat "$s/after")"
 r=$(ls -d "$s"/results/*-host-bench 2>/dev/null | head -n1)
 [ -n "$r" ] || fail "no complete results/*-host-bench: $(ls "$s/results" 2>&1)"
-for f in report.txt results.json sets/machine sets/both-g1.raw sets/both-g1.meta host/topology; do
+for f in report.txt sets/results.json sets/machine sets/both-g1.raw sets/both-g1.meta host/topology; do
 	[ -s "$r/$f" ] || fail "record without $f: $(ls -R "$r")"
 done
 grep -q '^Machine: ' "$r/report.txt" || fail "no machine record in report.txt: $(cat "$r/report.txt")"
