@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "loads.h"
+#include "wakeup_loads.h"
 
 #define REPS	10	/* runs with the switches on, and as many off */
 
