@@ -134,8 +134,7 @@ static int stream_run(const cpu_set_t *mask, int nr_threads, size_t n, double *g
  * fresh process, and waits first for the allowed CPUs to be idle.
  *
  * The bars, at most a tenth of the runs with the cap and at least half
- * without, sit well away from the emulator runs of either side
- * (docs/results/2026-12-06-selftest-bars).
+ * without, sit well away from the emulator runs of either side.
  */
 TEST_F_TIMEOUT(placement, numa_imb_pinned, 240)
 {

@@ -16,7 +16,7 @@
 
 /*
  * Rounds of each side, interleaved: two left each side 10 samples or more
- * under an emulator (docs/results/2026-12-06-selftest-bars).
+ * under an emulator.
  */
 #define ROUNDS	2
 
@@ -139,8 +139,7 @@ static int sis_phase(bool on, struct sis_sample *s)
  * and the LLC size with SIS_SMALL_LLC, and the proportional values in
  * between without it. A 50% duty-cycle spinner on every CPU is not a half
  * load under an emulator with many virtual CPUs on one host CPU: the LLCs
- * look busier than SIS_UTIL's cutoff, and nr_idle_scan sits at 0
- * (docs/results/2026-12-06-selftest-bars).
+ * look busier than SIS_UTIL's cutoff, and nr_idle_scan sits at 0.
  */
 TEST_F_TIMEOUT(placement, sis_scan_depth, 90)
 {

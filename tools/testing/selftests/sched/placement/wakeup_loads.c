@@ -88,7 +88,7 @@ static double moved_per_wakeup(void (*load)(void))
  * The rounds are driven by the tasks, not by timers racing each other:
  * under an emulator a timer on an idle CPU can fire up to ~10 ms late,
  * and periodic wakers sharing CPUs by chance gave drops that varied
- * several-fold between runs (docs/results/2026-12-06-selftest-bars).
+ * several-fold between runs.
  *
  * Each round the wakee goes back to prev by changing its own affinity (a
  * migration, not a wakeup), waits to be woken, then sleeps FIT_NAP on a

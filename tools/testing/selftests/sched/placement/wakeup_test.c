@@ -96,7 +96,7 @@ static int on_off_medians(const char * const *names, int n, const char *also,
  * others offline until the teardown. Under an emulator every busy virtual
  * CPU slows the others: with the rest of a large LLC kept busy, the tasks
  * of the scenarios ran so stretched in time that their util_est no longer
- * fitted on one CPU (docs/results/2026-12-06-selftest-bars).
+ * fitted on one CPU.
  */
 static void shrink_llc(struct __test_metadata *_metadata, struct sched_knobs *k)
 {
@@ -116,7 +116,7 @@ static void shrink_llc(struct __test_metadata *_metadata, struct sched_knobs *k)
 /*
  * A wakee woken on its busy prev, with an idle CPU on another core. The
  * bar, a drop to at most half of the rate with the switch off, sits far
- * from the runs of either side (docs/results/2026-12-06-selftest-bars).
+ * from the runs of either side.
  */
 TEST_F_TIMEOUT(placement, util_fits_capacity, 120)
 {
@@ -139,7 +139,7 @@ TEST_F_TIMEOUT(placement, util_fits_capacity, 120)
  * original fit keeps it on prev, which has room; SIS_LIMIT_STACKING takes
  * the idle sibling first. The bar, with the limit a rate above 0 and at
  * least twice the rate without, sits far from runs of the two orders, taken
- * by its predecessor test (docs/results/2026-12-06-selftest-bars).
+ * by its predecessor test.
  */
 TEST_F_TIMEOUT(placement, limit_idle_sibling, 120)
 {
@@ -197,7 +197,7 @@ TEST_F_TIMEOUT(placement, fit_counted, 60)
  * wakeups on the RT task's CPU must not change with the switch. The bar,
  * the median with the switch on within 0.25 of the median with it off, is
  * about half the distance a kernel whose fit counted only the fair class
- * showed (docs/results/2026-12-06-selftest-bars).
+ * showed.
  */
 TEST_F_TIMEOUT(placement, fit_not_behind_rt, 120)
 {
@@ -218,8 +218,7 @@ TEST_F_TIMEOUT(placement, fit_not_behind_rt, 120)
 
 /*
  * A sync wakee on a busy prev. The bar, at most half the rate with
- * neither, sits far from the runs of either side
- * (docs/results/2026-12-06-selftest-bars).
+ * neither, sits far from the runs of either side.
  */
 TEST_F_TIMEOUT(placement, fit_and_bias, 120)
 {
@@ -242,7 +241,7 @@ TEST_F_TIMEOUT(placement, fit_and_bias, 120)
  * SELECT_BIAS_PREV on its own increment, with UTIL_FITS_CAPACITY on for
  * both sides: without the bias the fit takes target, the waker's CPU. The
  * bar, at most half the rate without, sits far from the runs of either
- * side (docs/results/2026-12-06-selftest-bars).
+ * side.
  */
 TEST_F_TIMEOUT(placement, bias_prev, 120)
 {
@@ -271,8 +270,7 @@ TEST_F_TIMEOUT(placement, bias_prev, 120)
  * The LLC is left idle: with a 50% duty-cycle spinner on each of its CPUs,
  * the switches stacked the pair in some runs. The bar, at most 0.05 above
  * the rate with the switches off, is below what a kernel that tried the
- * fit on target before the idle candidates stacked
- * (docs/results/2026-12-06-selftest-bars).
+ * fit on target before the idle candidates stacked.
  */
 TEST_F_TIMEOUT(placement, pair_not_stacked, 120)
 {
