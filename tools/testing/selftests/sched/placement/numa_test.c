@@ -133,11 +133,8 @@ static int stream_run(const cpu_set_t *mask, int nr_threads, size_t n, double *g
  * pass of a 64-CPU machine's run takes most of a second). Each run is a
  * fresh process, and waits first for the allowed CPUs to be idle.
  *
- * Measured under an emulator on 2 nodes of 2 and of 4 LLCs: two tasks on
- * one CPU in 0 of 10 runs with the cap, 10 and 9 of 10 without; on a
- * kernel with lockdep and KASAN, 2 of 10 with the cap before the runs
- * waited for idle CPUs. The bars, at most a tenth of the runs with the
- * cap and at least half without, sit well away from both.
+ * The bars, at most a tenth of the runs with the cap and at least half
+ * without, sit well away from the emulator runs of either side.
  */
 TEST_F_TIMEOUT(placement, numa_imb_pinned, 240)
 {

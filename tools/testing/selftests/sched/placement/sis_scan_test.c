@@ -14,7 +14,11 @@
 #include "fixture.h"
 #include "loads.h"
 
-#define ROUNDS	2	/* of each side, interleaved */
+/*
+ * Rounds of each side, interleaved: two left each side 10 samples or more
+ * under an emulator.
+ */
+#define ROUNDS	2
 
 struct sis_sample {
 	int in_between;		/* samples with 0 < nr_idle_scan < LLC size */
@@ -133,12 +137,9 @@ static int sis_phase(bool on, struct sis_sample *s)
 /*
  * Under the half load, nr_idle_scan of a small LLC takes only the values 0
  * and the LLC size with SIS_SMALL_LLC, and the proportional values in
- * between without it. Measured under an emulator, 16 to 40 samples a side
- * in three rounds on LLCs of 4 and of 16 CPUs: every sample at the LLC
- * size with the switch, every one in between without; two rounds leave
- * each side 10 samples or more. A 50% duty-cycle spinner on every
- * CPU is not a half load under an emulator with many virtual CPUs on one
- * host CPU: the LLCs looked more than 83% busy, and nr_idle_scan sat at 0.
+ * between without it. A 50% duty-cycle spinner on every CPU is not a half
+ * load under an emulator with many virtual CPUs on one host CPU: the LLCs
+ * look busier than SIS_UTIL's cutoff, and nr_idle_scan sits at 0.
  */
 TEST_F_TIMEOUT(placement, sis_scan_depth, 90)
 {

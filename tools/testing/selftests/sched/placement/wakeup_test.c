@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "loads.h"
+#include "wakeup_loads.h"
 
 #define REPS	10	/* runs with the switches on, and as many off */
 
@@ -94,9 +94,9 @@ static int on_off_medians(const char * const *names, int n, const char *also,
 /*
  * Leaves the last CPU's LLC with its first two cores only, taking the
  * others offline until the teardown. Under an emulator every busy virtual
- * CPU slows the others: with 6 of the 8 cores of an LLC kept busy, the
- * tasks of the scenarios ran so stretched in time that their util_est
- * (525 and 362) no longer fitted on one CPU.
+ * CPU slows the others: with the rest of a large LLC kept busy, the tasks
+ * of the scenarios ran so stretched in time that their util_est no longer
+ * fitted on one CPU.
  */
 static void shrink_llc(struct __test_metadata *_metadata, struct sched_knobs *k)
 {
@@ -114,13 +114,9 @@ static void shrink_llc(struct __test_metadata *_metadata, struct sched_knobs *k)
 }
 
 /*
- * A wakee woken on its busy prev, with an idle CPU on another core. Moved
- * wakeups per wakeup, 10 runs a side, under an emulator: on LLCs of 8
- * cores, 0.000-0.133 (median 0.059) on and 0.488-0.526 (median 0.500)
- * off; on LLCs of 2 cores, 0.000 against 0.500 in each run; a switch that
- * does not touch placement (LATENCY_WARN) gave 0.500 against 0.500. The
+ * A wakee woken on its busy prev, with an idle CPU on another core. The
  * bar, a drop to at most half of the rate with the switch off, sits far
- * from both.
+ * from the runs of either side.
  */
 TEST_F_TIMEOUT(placement, util_fits_capacity, 120)
 {
@@ -141,10 +137,9 @@ TEST_F_TIMEOUT(placement, util_fits_capacity, 120)
 /*
  * The same wakee with prev's idle SMT sibling to go to instead. The
  * original fit keeps it on prev, which has room; SIS_LIMIT_STACKING takes
- * the idle sibling first. Moved wakeups per wakeup on LLCs of 8 cores, 10
- * runs a side, with the fit tried before the sibling: 0.000 in each run,
- * against 0.486-0.500 with the sibling first. The bar: with the limit, a
- * rate above 0 and at least twice the rate without.
+ * the idle sibling first. The bar, with the limit a rate above 0 and at
+ * least twice the rate without, sits far from runs of the two orders, taken
+ * by its predecessor test.
  */
 TEST_F_TIMEOUT(placement, limit_idle_sibling, 120)
 {
@@ -199,12 +194,10 @@ TEST_F_TIMEOUT(placement, fit_counted, 60)
 
 /*
  * A light fair task beside an RT task with a duty cycle: the share of its
- * wakeups on the RT task's CPU must not change with the switch. On LLCs of
- * 8 cores, 10 runs a side, in two runs: 0.19-0.65 on (medians 0.463 and
- * 0.544), 0.21-0.74 off (0.525 and 0.493). On a kernel whose fit counted
- * only the fair class: 0.82-0.99 on (median 0.971) against 0.31-0.76 off
- * (0.455). The bar: the median with the switch on within 0.25 of the
- * median with it off, about half the distance to that kernel.
+ * wakeups on the RT task's CPU must not change with the switch. The bar,
+ * the median with the switch on within 0.25 of the median with it off, is
+ * about half the distance a kernel whose fit counted only the fair class
+ * showed.
  */
 TEST_F_TIMEOUT(placement, fit_not_behind_rt, 120)
 {
@@ -224,10 +217,8 @@ TEST_F_TIMEOUT(placement, fit_not_behind_rt, 120)
 }
 
 /*
- * A sync wakee on a busy prev. Moved wakeups per wakeup on LLCs of 8
- * cores, 10 runs a side: 0.000 in each with both switches, 0.462-0.500
- * with neither; on LLCs of 2 cores 0.000 against 0.306-0.500. The bar: at
- * most half the rate with neither.
+ * A sync wakee on a busy prev. The bar, at most half the rate with
+ * neither, sits far from the runs of either side.
  */
 TEST_F_TIMEOUT(placement, fit_and_bias, 120)
 {
@@ -248,9 +239,9 @@ TEST_F_TIMEOUT(placement, fit_and_bias, 120)
 
 /*
  * SELECT_BIAS_PREV on its own increment, with UTIL_FITS_CAPACITY on for
- * both sides: without the bias the fit takes target, the waker's CPU. On
- * LLCs of 8 cores, 10 runs a side: 0.000-0.042 with the bias, 0.308-0.500
- * without. The bar: at most half the rate without.
+ * both sides: without the bias the fit takes target, the waker's CPU. The
+ * bar, at most half the rate without, sits far from the runs of either
+ * side.
  */
 TEST_F_TIMEOUT(placement, bias_prev, 120)
 {
@@ -276,14 +267,10 @@ TEST_F_TIMEOUT(placement, bias_prev, 120)
  * candidate comes before a fit and before the bias. Were the fit tried
  * first, the waker's CPU, running one light task, would fit, and the pair
  * would stack there, the loss of 1:1 loads such as tbench and netperf.
- * Share of wakeups on the waker's CPU: 0.000 with both switches and 0.000
- * without, in each of 6 runs on LLCs of 16 CPUs and 10 on LLCs of 4; on a
- * kernel that tries the fit on target before the idle candidates,
- * 0.073-0.207 (median 0.123) against 0.000 on LLCs of 4 CPUs, where the
- * pair's util_est often leaves no room for the fit. With a 50% duty-cycle
- * spinner on every CPU of the LLC the switches gave 0.000-0.713 against
- * 0.000-0.019, so the test keeps the LLC idle. The bar: at most 0.05 above
- * the rate with the switches off.
+ * The LLC is left idle: with a 50% duty-cycle spinner on each of its CPUs,
+ * the switches stacked the pair in some runs. The bar, at most 0.05 above
+ * the rate with the switches off, is below what a kernel that tried the
+ * fit on target before the idle candidates stacked.
  */
 TEST_F_TIMEOUT(placement, pair_not_stacked, 120)
 {
