@@ -69,6 +69,34 @@ SH
 	chmod +x "$1/dpkg-query"
 }
 
+# fake_host DIR [SWITCH...]: the kernel's interface that HOST=1 reads and
+# writes, as fakes under DIR, and SP_SYSFS, SP_DEBUGFS, SP_PROCSYS and
+# SP_CPUINFO exported to point at them: two CPUs (AMD family 25) with one
+# LLC, no SMT, one node, one MC domain; schedstats off in a fake sysctl
+# (ab-run.sh turns them on for the runs); and a features file with the
+# series' switches at their defaults but each SWITCH (off by default) on.
+fake_host() {
+	local d=$1 c s sw
+	shift
+	for c in 0 1; do
+		mkdir -p "$d/sys/devices/system/cpu/cpu$c/cache/index3" "$d/sys/devices/system/cpu/cpu$c/topology"
+		echo 0-1 >"$d/sys/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list"
+		echo "$c" >"$d/sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
+	done
+	mkdir -p "$d/sys/devices/system/node/node0" "$d/dbg/sched/domains/cpu0/domain0" "$d/procsys/kernel"
+	echo 0-1 >"$d/sys/devices/system/node/node0/cpulist"
+	echo MC >"$d/dbg/sched/domains/cpu0/domain0/name"
+	printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nprocessor\t: 1\n' >"$d/cpuinfo"
+	echo 0 >"$d/procsys/kernel/sched_schedstats"
+	sw=" $(series_switches -d | xargs) "
+	for s; do
+		[[ $sw == *" NO_$s "* ]] || fail "fake_host: $s is not a switch of the series that is off by default"
+		sw=${sw/ NO_$s / $s }
+	done
+	echo "GENTLE_FAIR_SLEEPERS NO_HRTICK${sw}SIS_UTIL" >"$d/dbg/sched/features"
+	export SP_SYSFS=$d/sys SP_DEBUGFS=$d/dbg SP_PROCSYS=$d/procsys SP_CPUINFO=$d/cpuinfo
+}
+
 # The idle-host guard of the alone stages (tests/kselftest.sh). The TCG
 # guest runs on one host thread (vm.sh: tcg,thread=single), and whatever else
 # the host runs changes its timing, which changes what the scheduler inside

@@ -15,24 +15,11 @@
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
 make -s -C "$TOP" tools >/dev/null || fail "make tools failed"
-sys=$t/sys dbg=$t/dbg
-for c in 0 1; do
-	mkdir -p "$sys/devices/system/cpu/cpu$c/cache/index3" "$sys/devices/system/cpu/cpu$c/topology"
-	echo 0-1 >"$sys/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list"
-	echo "$c" >"$sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
-done
-mkdir -p "$sys/devices/system/node/node0" "$dbg/sched/domains/cpu0/domain0"
-echo 0-1 >"$sys/devices/system/node/node0/cpulist"
-echo MC >"$dbg/sched/domains/cpu0/domain0/name"
-printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nprocessor\t: 1\n' >"$t/cpuinfo"
 # The series' switches at their defaults, but UTIL_FITS_CAPACITY on, so that
 # a restore to the defaults would show.
-features="GENTLE_FAIR_SLEEPERS NO_HRTICK $(series_switches -d | sed 's/^NO_UTIL_FITS_CAPACITY$/UTIL_FITS_CAPACITY/' | xargs) SIS_UTIL"
-echo "$features" >"$dbg/sched/features"
-# ab-run.sh turns schedstats on for the runs: a fake sysctl, not this host's.
-mkdir -p "$t/procsys/kernel"
-echo 0 >"$t/procsys/kernel/sched_schedstats"
-export SP_SYSFS=$sys SP_DEBUGFS=$dbg SP_PROCSYS=$t/procsys SP_CPUINFO=$t/cpuinfo SP_RESULTS=$t/results HOST=1
+fake_host "$t" UTIL_FITS_CAPACITY
+dbg=$SP_DEBUGFS features=$(cat "$SP_DEBUGFS/sched/features")
+export SP_RESULTS=$t/results HOST=1
 bench() { env REPS=2 PIPE_LOOPS=2000 "$@" "$TOP/scripts/bench.sh"; }
 untouched() { # CASE
 	[ -z "$(ls -A "$t/results" 2>/dev/null)" ] || fail "$1 left $(ls "$t/results")"

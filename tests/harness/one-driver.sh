@@ -2,7 +2,7 @@
 # check: quick, budget 120 s
 # make and make bench take one path (issue 48): make is make bench with one
 # set, ab, given inline (FEATURE around WORKLOAD). In host mode (HOST=1,
-# against a fake sysfs and debugfs, as tests/harness/host-mode.sh) main.sh
+# against fake_host's sysfs and debugfs, tests/lib.sh) main.sh
 # runs bench/series-ab.sh once, with set ab alone (its sets/sets and
 # sets/done, its one progress line), and its report has the sections of a
 # make bench report: the same head, the defaults printed in it (runs a
@@ -16,22 +16,10 @@
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
 make -s -C "$TOP" tools >/dev/null || fail "make tools failed"
-sys=$t/sys dbg=$t/dbg
-for c in 0 1; do
-	mkdir -p "$sys/devices/system/cpu/cpu$c/cache/index3" "$sys/devices/system/cpu/cpu$c/topology"
-	echo 0-1 >"$sys/devices/system/cpu/cpu$c/cache/index3/shared_cpu_list"
-	echo "$c" >"$sys/devices/system/cpu/cpu$c/topology/thread_siblings_list"
-done
-mkdir -p "$sys/devices/system/node/node0" "$dbg/sched/domains/cpu0/domain0" "$t/procsys/kernel"
-echo 0-1 >"$sys/devices/system/node/node0/cpulist"
-echo MC >"$dbg/sched/domains/cpu0/domain0/name"
-printf 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nprocessor\t: 1\n' >"$t/cpuinfo"
-features="GENTLE_FAIR_SLEEPERS NO_HRTICK $(series_switches -d | xargs) SIS_UTIL"
-echo "$features" >"$dbg/sched/features"
-echo 0 >"$t/procsys/kernel/sched_schedstats"
+fake_host "$t"
+dbg=$SP_DEBUGFS features=$(cat "$SP_DEBUGFS/sched/features")
 # This host's tracing and MSRs are left alone: no mig_* or turbo_* rows.
-export SP_SYSFS=$sys SP_DEBUGFS=$dbg SP_PROCSYS=$t/procsys SP_CPUINFO=$t/cpuinfo SP_RESULTS=$t/results \
-	SP_WHERE=0 SP_TURBOSTAT=0 REPS=2
+export SP_RESULTS=$t/results SP_WHERE=0 SP_TURBOSTAT=0 REPS=2
 unset SETS FEATURE WORKLOAD SCHED_LAT BENCH_TIMEOUT BENCH_KERNEL PRESET
 pipe='perf bench sched pipe -l 2000'
 # skeleton REPORT: its sections in order, without their numbers and names.
