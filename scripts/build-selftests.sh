@@ -24,8 +24,9 @@ flock 9
 # source tree.
 tmp=$(mktemp -d "$out/install.XXXXXX")
 cleanup_on_exit 'rm -rf "$tmp"'
-# PLACEMENT_EMULATOR_BARS=1: numa_test and wakeup_test in the run list too
-# (their bars are the emulator's, which is where these runs are).
+# PLACEMENT_EMULATOR_BARS=1: hackbench_test, numa_test and wakeup_test in
+# the run list too (their bars are the emulator's, which is where these
+# runs are).
 make -s -C "$src/tools/testing/selftests" TARGETS=sched/placement KHDR_INCLUDES= PLACEMENT_EMULATOR_BARS=1 \
 	O="$out/obj" INSTALL_PATH="$tmp" install >"$tmp.log" 2>&1 ||
 	{ cat "$tmp.log" >&2; rm -f "$tmp.log"; die "building the kselftests failed"; }

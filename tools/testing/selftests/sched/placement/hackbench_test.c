@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hackbench, threads over pipes, with both wakeup switches on against
+ * both off: UTIL_FITS_CAPACITY and SELECT_BIAS_PREV together must cut the
+ * migrations of hackbench's tasks, and sis_wake must show that they
+ * decided wakeups while on and none while off.
+ *
+ * The migrations are counted by a perf software counter that follows
+ * hackbench from its exec through every thread it creates, and nothing
+ * else. Anything else busy on the machine (or, under an emulator, on its
+ * host) blunts the effect: run it on an otherwise idle system.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fixture.h"
+
+/* Runs a side: the A/B found the cut with 12; 10 keep the test shorter. */
+#define REPS		10
+/* A third of the A/B's 500 loops, which took 6.5 s a run on 64 emulated CPUs. */
+#define HB_LOOPS	150
+/* Groups of 20 tasks per LLC: where the A/B cut migrations most. */
+#define GROUPS_PER_LLC	2
+/* Provisional: set from the runs in the record on both LLC shapes. */
+#define BAR		0.85
+
+/* The program to run and its arguments, from find_load(). */
+struct hb_load {
+	char path[PATH_MAX];
+	char groups[16], loops[16];
+	char *argv[16];
+};
+
+/* Why perf_event_open() failed in counted_run(), when it returned -2. */
+static int counter_errno;
+
+/* Looks @prog up in $PATH, as execvp() would: true and @path if found. */
+static bool in_path(const char *prog, char *path, size_t len)
+{
+	const char *env = getenv("PATH");
+	char *copy, *dir, *save;
+	bool found = false;
+
+	copy = strdup(env ? env : "/usr/bin:/bin");
+	if (!copy)
+		return false;
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/%s", dir, prog);
+		found = !access(path, X_OK);
+	}
+	free(copy);
+	return found;
+}
+
+/*
+ * Runs @l with its output thrown away and its migrations counted, the
+ * counter opened on the forked child while it waits on a pipe, before its
+ * exec; enable_on_exec starts it at the exec and inherit extends it to
+ * every thread, whose counts fold into it as they exit. Returns the count
+ * and *@secs, the run's wall-clock time; -1 (with a message) on failure,
+ * -2 if perf_event_open() fails.
+ */
+static long counted_run(const struct hb_load *l, double *secs)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_MIGRATIONS,
+		.disabled = 1,
+		.inherit = 1,
+		.enable_on_exec = 1,
+	};
+	int go[2], fd, status, err;
+	uint64_t count = 0;
+	bool sent;
+	double t0;
+	pid_t pid;
+
+	*secs = 0;
+	if (pipe2(go, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(go[0]);
+		close(go[1]);
+		return -1;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+		char c;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(go[1]);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execv(l->path, l->argv);
+		_exit(127);
+	}
+	close(go[0]);
+	fd = syscall(__NR_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	err = errno;
+	t0 = now();
+	/* Without the byte (no counter), the child ends unrun. */
+	sent = fd >= 0 && write(go[1], "g", 1) == 1;
+	close(go[1]);
+	if (waitpid(pid, &status, 0) != pid)
+		sent = false;
+	*secs = now() - t0;
+	if (fd < 0) {
+		counter_errno = err;
+		return -2;
+	}
+	if (!sent) {
+		ksft_print_msg("cannot start or wait for %s\n", l->path);
+		close(fd);
+		return -1;
+	}
+	if (read(fd, &count, sizeof(count)) != sizeof(count)) {
+		ksft_print_msg("cannot read the migration counter: %s\n", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (WIFSIGNALED(status)) {
+		ksft_print_msg("%s killed by signal %d\n", l->path, WTERMSIG(status));
+		return -1;
+	}
+	if (WEXITSTATUS(status)) {
+		ksft_print_msg("%s exited with %d%s\n", l->path, WEXITSTATUS(status),
+			       WEXITSTATUS(status) == 127 ? " (exec failed)" : "");
+		return -1;
+	}
+	return count;
+}
+
+/*
+ * rt-tests hackbench with @groups groups of 10 senders and 10 receivers,
+ * threads over pipes, 100-byte messages, as the A/B runs it; else perf
+ * bench sched messaging, whose groups have 20 senders and 20 receivers:
+ * half the groups and half the loops give the same tasks and messages.
+ * NULL, or why neither can run.
+ */
+static const char *find_load(struct hb_load *l, int groups)
+{
+	char **a = l->argv;
+	double secs;
+
+	if (in_path("hackbench", l->path, sizeof(l->path))) {
+		snprintf(l->groups, sizeof(l->groups), "%d", groups);
+		snprintf(l->loops, sizeof(l->loops), "%d", HB_LOOPS);
+		*a++ = "hackbench";
+		*a++ = "-g";
+		*a++ = l->groups;
+		*a++ = "-f";
+		*a++ = "10";
+		*a++ = "-s";
+		*a++ = "100";
+		*a++ = "-l";
+		*a++ = l->loops;
+		*a++ = "--threads";
+		*a++ = "--pipe";
+		*a = NULL;
+		return NULL;
+	}
+	if (!in_path("perf", l->path, sizeof(l->path)))
+		return "neither hackbench nor perf in PATH: install rt-tests (hackbench)";
+	snprintf(l->groups, sizeof(l->groups), "%d", (groups + 1) / 2);
+	snprintf(l->loops, sizeof(l->loops), "%d", HB_LOOPS / 2);
+	*a++ = "perf";
+	*a++ = "bench";
+	*a++ = "sched";
+	*a++ = "messaging";
+	*a++ = "-p";
+	*a++ = "-t";
+	*a++ = "-g";
+	*a++ = l->groups;
+	*a++ = "-l";
+	*a++ = l->loops;
+	*a = NULL;
+	/* A perf without its bench (a distribution's wrapper) fails here. */
+	if (counted_run(l, &secs) == -1)
+		return "no hackbench, and perf bench fails: install rt-tests (hackbench)";
+	return NULL;
+}
+
+/* The sum of sis_wake's fit_* and bias_* lines; -1 if unreadable. */
+static long sis_wake_decided(void)
+{
+	char buf[BUF_SIZE], name[64], *line, *save;
+	unsigned long cnt;
+	long sum = 0;
+
+	if (read_file(SIS_WAKE, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%63s %lu", name, &cnt) == 2 &&
+		    (!strncmp(name, "fit_", 4) || !strncmp(name, "bias_", 5)))
+			sum += cnt;
+	return sum;
+}
+
+static void print_runs(const char *side, const double *v)
+{
+	char line[1024] = "";
+
+	for (int i = 0; i < REPS; i++)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " %.0f", v[i]);
+	ksft_print_msg("migrations, %s:%s\n", side, line);
+}
+
+/*
+ * The groups: GROUPS_PER_LLC per LLC, at most one per 4 CPUs (5 tasks a
+ * CPU, as with 2 per 8-CPU LLC). Each task sleeps on its pipe whenever it
+ * has nothing to read or no room to write, so CPUs are left partly idle at
+ * this size (with 40 tasks on each 16-CPU LLC the A/B found about 46 of 64
+ * CPUs busy, 54 of 64 with 8-CPU LLCs). The base then sends a wakee whose
+ * target and prev are busy to an idle CPU of the LLC; the fit keeps it on
+ * one of them that has room, and the bias on prev when none is idle.
+ * SIS_LIMIT_STACKING, which narrows both, is off for both sides.
+ *
+ * After a warm-up pair, the sides alternate, on, off, off, on, ..., so
+ * that neither always goes first; sis_wake is cleared before each run.
+ * The medians, not the means: a single run under an emulator can count
+ * far more than the others of its side.
+ */
+TEST_F_TIMEOUT(placement, hackbench_migrations, 240)
+{
+	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
+	double mig[2][REPS], secs[2][REPS], med[2], t;
+	long decided[2] = { 0, 0 }, n;
+	int llcs = 0, groups;
+	struct hb_load load;
+	const char *why;
+
+	if (!have_features(f, 2))
+		SKIP(return, "a wakeup placement switch is missing from %s", FEATURES);
+	if (access(SIS_WAKE, W_OK))
+		SKIP(return, "no %s", SIS_WAKE);
+	if (read_topology() < 2)
+		SKIP(return, "no L3 (cache/index3) in sysfs, or one CPU");
+	if (feature_state("UTIL_EST") != 1)
+		SKIP(return, "UTIL_EST is off");
+	if (asym_capacity())
+		SKIP(return, "asymmetric CPU capacity: the wakeup switches do not act here");
+	if (write_file(SCHEDSTATS, "1"))
+		SKIP(return, "cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)");
+	for (int c = 0; c < nr_cpus; c++)
+		llcs += cpu_llc[c] == c;
+	groups = GROUPS_PER_LLC * llcs;
+	if (groups > nr_cpus / 4)
+		groups = nr_cpus / 4 > 0 ? nr_cpus / 4 : 1;
+	why = find_load(&load, groups);
+	if (why)
+		SKIP(return, "%s", why);
+	if (feature_state("SIS_LIMIT_STACKING") >= 0)
+		ASSERT_EQ(0, set_feature("SIS_LIMIT_STACKING", false));
+	ksft_print_msg("%d CPUs, %d LLCs: %s -g %s -l %s, %d runs a side\n", nr_cpus,
+		       llcs, load.argv[0], load.groups, load.loops, REPS);
+
+	/* r -1 is the warm-up pair; its first run tells if the counter opens. */
+	for (int r = -1; r < REPS; r++) {
+		for (int side = 0; side < 2; side++) {
+			bool on = side == (r & 1);
+
+			for (int i = 0; i < 2; i++)
+				ASSERT_EQ(0, set_feature(f[i], on));
+			ASSERT_EQ(0, write_file(SIS_WAKE, "0"));
+			n = counted_run(&load, &t);
+			if (n == -2)
+				SKIP(return, "perf_event_open: %s (CONFIG_PERF_EVENTS=n?)",
+				     strerror(counter_errno));
+			ASSERT_LE(0, n);
+			if (r < 0)
+				continue;
+			mig[on][r] = n;
+			secs[on][r] = t;
+			n = sis_wake_decided();
+			ASSERT_LE(0, n);
+			decided[on] += n;
+		}
+	}
+	print_runs("on", mig[1]);
+	print_runs("off", mig[0]);
+	med[1] = median(mig[1], REPS);
+	med[0] = median(mig[0], REPS);
+	ksft_print_msg("migrations: median %.1f on, %.1f off, ratio %.3f (bar %.2f)\n",
+		       med[1], med[0], med[0] > 0 ? med[1] / med[0] : -1.0, BAR);
+	ksft_print_msg("seconds a run, median: %.2f on, %.2f off (indicative only)\n",
+		       median(secs[1], REPS), median(secs[0], REPS));
+	ksft_print_msg("sis_wake fit_* + bias_*: %ld over the runs on, %ld off\n",
+		       decided[1], decided[0]);
+	/* The cause: the switches decided wakeups, and only while on. */
+	EXPECT_LT(0, decided[1]);
+	EXPECT_EQ(0, decided[0]);
+	EXPECT_TRUE(med[0] > 0 && med[1] <= BAR * med[0]) {
+		TH_LOG("median migrations %.1f with both, %.1f with neither: want at most %.2f x",
+		       med[1], med[0], BAR);
+	}
+}
+
+TEST_HARNESS_MAIN
