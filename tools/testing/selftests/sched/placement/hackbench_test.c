@@ -27,13 +27,13 @@
 
 #include "fixture.h"
 
-/* Runs a side: the A/B found the cut with 12; 10 keep the test shorter. */
+/* Runs a side: migrations vary 20-35% from run to run. */
 #define REPS		10
-/* A third of the A/B's 500 loops, which took 6.5 s a run on 64 emulated CPUs. */
+/* Loops per run: a few seconds a run on 64 emulated CPUs. */
 #define HB_LOOPS	150
-/* Groups of 20 tasks per LLC: where the A/B cut migrations most. */
+/* Groups of 20 tasks per LLC: 2.5 tasks a CPU on 16-CPU LLCs. */
 #define GROUPS_PER_LLC	2
-/* Provisional: set from the runs in the record on both LLC shapes. */
+/* Provisional: to be set from 20 runs on 16-CPU and on 8-CPU LLCs. */
 #define BAR		0.85
 
 /* The program to run and its arguments, from find_load(). */
@@ -152,7 +152,7 @@ static long counted_run(const struct hb_load *l, double *secs)
 
 /*
  * rt-tests hackbench with @groups groups of 10 senders and 10 receivers,
- * threads over pipes, 100-byte messages, as the A/B runs it; else perf
+ * threads over pipes, 100-byte messages; else perf
  * bench sched messaging, whose groups have 20 senders and 20 receivers:
  * half the groups and half the loops give the same tasks and messages.
  * NULL, or why neither can run.
@@ -230,10 +230,11 @@ static void print_runs(const char *side, const double *v)
  * The groups: GROUPS_PER_LLC per LLC, at most one per 4 CPUs (5 tasks a
  * CPU, as with 2 per 8-CPU LLC). Each task sleeps on its pipe whenever it
  * has nothing to read or no room to write, so CPUs are left partly idle at
- * this size (with 40 tasks on each 16-CPU LLC the A/B found about 46 of 64
- * CPUs busy, 54 of 64 with 8-CPU LLCs). The base then sends a wakee whose
- * target and prev are busy to an idle CPU of the LLC; the fit keeps it on
- * one of them that has room, and the bias on prev when none is idle.
+ * this size (with 40 tasks on each 16-CPU LLC about 46 of 64 CPUs were
+ * busy under QEMU TCG, 54 of 64 with 8-CPU LLCs). The base then sends a
+ * wakee whose target and prev are busy to an idle CPU of the LLC; the fit
+ * keeps it on one of them that has room, and the bias on prev when none
+ * is idle.
  * SIS_LIMIT_STACKING, which narrows both, is off for both sides.
  *
  * After a warm-up pair, the sides alternate, on, off, off, on, ..., so
