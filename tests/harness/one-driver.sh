@@ -16,7 +16,9 @@
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
 make -s -C "$TOP" tools >/dev/null || fail "make tools failed"
-fake_host "$t"
+# The switch the A/B flips starts on: its runs end with it off or on, and
+# only restoring the features brings back the line they started with.
+fake_host "$t" SIS_SMALL_LLC
 dbg=$SP_DEBUGFS features=$(cat "$SP_DEBUGFS/sched/features")
 # This host's tracing and MSRs are left alone: no mig_* or turbo_* rows.
 export SP_RESULTS=$t/results SP_WHERE=0 SP_TURBOSTAT=0 REPS=2
