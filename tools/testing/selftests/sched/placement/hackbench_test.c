@@ -200,20 +200,21 @@ static const char *find_load(struct hb_load *l, int groups)
 	return NULL;
 }
 
-/* The sum of sis_wake's fit_* and bias_* lines; -1 if unreadable. */
+/* The sum of sis_wake's fit_* and bias_* counts; -1 if unreadable. */
 static long sis_wake_decided(void)
 {
-	char buf[BUF_SIZE], name[64], *line, *save;
-	unsigned long cnt;
-	long sum = 0;
+	static const char * const names[] = {
+		"fit_target", "fit_prev", "fit_recent",
+		"bias_idle_prev", "bias_last",
+	};
+	long sum = 0, n;
 
-	if (read_file(SIS_WAKE, buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "%63s %lu", name, &cnt) == 2 &&
-		    (!strncmp(name, "fit_", 4) || !strncmp(name, "bias_", 5)))
-			sum += cnt;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		n = sis_wake_counted(names[i]);
+		if (n < 0)
+			return -1;
+		sum += n;
+	}
 	return sum;
 }
 
