@@ -202,11 +202,21 @@ expected >"$run/expected"
 # skips the check itself as a KVM, Hyper-V or VMware guest for this reason;
 # under TCG nothing tells it, so we do.
 #
+# lpj: unless told, each CPU that comes up measures its delay loop over a
+# few jiffies. Under TCG, with every vCPU on one host thread, the measure
+# mostly fails ("calibrate_delay_direct() failed to get a good estimate")
+# and falls back to a slow search; on the debug kernel, the 63 of zen3 took
+# 370 s of guest time, and the boot ran past stress.sh's limit. The kernel
+# suggests lpj= itself. x86 delays by the TSC, so the value feeds only
+# BogoMIPS: near the boot CPU's own, the host's clock rate over HZ.
+#
 # timeout puts vng and QEMU in a process group of their own, which a Ctrl-C
 # at the terminal does not reach, and a shell defers its traps until a
 # foreground child exits. So the guest runs in the background while we wait,
 # and SIGINT, SIGTERM or SIGHUP to us stops it (timeout passes the signal to
 # its whole group) before the EXIT trap removes the run directory.
+hz=$(sed -n 's/^CONFIG_HZ=//p' "${kernel%/arch/x86/boot/bzImage}/.config" 2>/dev/null || true)
+lpj=$(awk -v hz="${hz:-250}" '/^cpu MHz/ { printf "lpj=%d", $4 * 1000000 / hz; exit }' /proc/cpuinfo)
 boot() {
 	local i
 	rc=0 guest= tailer=
@@ -215,7 +225,7 @@ boot() {
 	trap 'stop_guest HUP' HUP
 	timeout -k 10 "$timeout" vng --run "$kernel" --qemu "$(command -v "$QEMU_BIN")" "${vng_opts[@]}" \
 		--qemu-opts="${qemu_opts[*]}" --rwdir "$run" "${rw[@]}" --verbose \
-		--append "root=/dev/root sched_verbose tsc=unstable no_timer_check $append" \
+		--append "root=/dev/root sched_verbose tsc=unstable no_timer_check $lpj $append" \
 		--exec "bash $TOP/scripts/guest-run.sh $run" </dev/null >"$run/vng.log" 2>&1 &
 	guest=$!
 	# The command's stderr (its errors, the progress of long runs) shows
