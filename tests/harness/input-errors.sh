@@ -3,8 +3,8 @@
 # Bad input to make and make bench is refused on the host before anything is
 # built or booted, with a message that names the fix: REPS, PRESET, SETS
 # and FEATURE (this last against build/linux's features.h, here a fake tree
-# under BUILD); and stress.sh -b without FLAVOR=kcsan. Nothing is left in
-# results/.
+# under BUILD); stress.sh's preset, and its -b without FLAVOR=kcsan.
+# Nothing is left in results/.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
@@ -15,6 +15,9 @@ none() { # CASE: nothing was written
 M=$TOP/scripts/main.sh B=$TOP/scripts/bench.sh
 # stress.sh -b, the KCSAN base reference, on another flavour.
 expect_error 1 "-b, the base reference, is for the KCSAN kernel: FLAVOR=kcsan" -- env FLAVOR=debug "$TOP/scripts/stress.sh" -b -d 10
+# stress.sh's preset, before the kernel is built.
+expect_error 2 "unknown preset 'zen9'; known presets: .*zen3" -- "$TOP/scripts/stress.sh" -p zen9 -d 10
+none "stress.sh -p zen9"
 expect_error 1 "REPS=abc: want a positive whole number of runs per side" -- env REPS=abc "$M"
 none "make REPS=abc"
 expect_error 1 "REPS=0: want a positive whole number" -- env REPS=0 "$B" --check
