@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per run of hackbench_test: median(on) / median(off) of the migrations.
 Also a within-run null: each side's 10 runs split into alternate halves,
-median(half 1) / median(half 2), 5 against 5 (two per run).
+median(half 1) / median(half 2), 5 against 5 at 10 runs a side (two per run).
 
 usage: ratios.py FILE.raw...   (the TAP of each run, after a "## run N" line)
 """
@@ -25,4 +25,4 @@ for path in sys.argv[1:]:
     print('  on/off, sorted:', ' '.join(f'{r:.3f}' for r in sorted(ratios)))
     if len(ratios) > 1:
         print(f'  mean {st.mean(ratios):.3f}, sd {st.stdev(ratios):.3f}, max {max(ratios):.3f}')
-    print('  null, 5 v 5, sorted:', ' '.join(f'{r:.2f}' for r in sorted(nulls)))
+    print('  null, alternate halves, sorted:', ' '.join(f'{r:.2f}' for r in sorted(nulls)))
