@@ -206,7 +206,7 @@ expected >"$run/expected"
 # few jiffies. Under TCG, with every vCPU on one host thread, the measure
 # mostly fails ("calibrate_delay_direct() failed to get a good estimate")
 # and falls back to a slow search; on the debug kernel, the 63 of zen3 took
-# 370 s of guest time, and the boot ran past stress.sh's limit. The kernel
+# 370 s of console time, and the boot ran past stress.sh's limit. The kernel
 # suggests lpj= itself. x86 delays by the TSC, so the value feeds only
 # BogoMIPS: near the boot CPU's own, the host's clock rate over HZ.
 #
