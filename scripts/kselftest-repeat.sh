@@ -36,8 +36,7 @@ while getopts "p:n:x:h" o; do
 done
 shift $((OPTIND - 1))
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "-n $runs: the number of runs must be a positive integer"
-awk -v p="$preset" '!/^#/ && $1 == p { f = 1 } END { exit !f }' "$TOP/scripts/presets" ||
-	die "unknown preset '$preset'; known presets: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$TOP/scripts/presets")"
+need_preset "$preset"
 
 # KS_DIR stands for the kselftest install (the harness test's stand-in);
 # else it is built from build/linux.

@@ -38,7 +38,7 @@ export KS_DIR=$t/ks SP_RESULTS=$t/results BUILD=$t/build
 mkdir -p "$BUILD/kbuild-vm/arch/x86/boot"
 expect_error 1 "-n 0: the number of runs must be a positive integer" -- "$R" -n 0
 expect_error 1 "-n x: the number of runs" -- "$R" -n x
-expect_error 1 "unknown preset 'epyc9'; known presets: .*zen3" -- "$R" -p epyc9
+expect_error 2 "unknown preset 'epyc9'; known presets: .*zen3" -- "$R" -p epyc9
 expect_error 1 "unknown test 'c_test'; the kselftests have: a_test b_test" -- "$R" a_test c_test
 expect_error 1 "-x c_test: unknown test; the kselftests have: a_test b_test" -- "$R" -x c_test
 expect_error 1 "no test left to run" -- "$R" -x a_test -x b_test
