@@ -5,6 +5,14 @@
 d=$1
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
+# vm.sh -c: booted with maxcpus=, the rest of the CPUs come online here,
+# each in turn, as CPU hotplug would bring them.
+if [ -f "$d/online" ]; then
+	for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$f")" = 1 ] || echo 1 >"$f" ||
+			echo "guest-run: cannot bring ${f%/online} online" >&2
+	done
+fi
 "$(dirname "$0")/../bench/topology.sh" >"$d/topology"
 
 if ! cmp -s "$d/expected" "$d/topology"; then

@@ -2,9 +2,12 @@
 # Boot a kernel under virtme-ng on a topology preset, run one command inside,
 # and return its stdout, stderr and exit status as our own.
 #
-#   vm.sh [-p PRESET] [-k BZIMAGE] [-t TIMEOUT] [-a "KERNEL ARGS"] [-w DIR]... -- CMD [ARG...]
+#   vm.sh [-p PRESET] [-k BZIMAGE] [-t TIMEOUT] [-a "KERNEL ARGS"] [-c BOOT_CPUS]
+#         [-w DIR]... -- CMD [ARG...]
 #
 # The host root is the guest's, read-only; -w DIR makes DIR writable from the guest.
+# -c N boots with N of the preset's CPUs (maxcpus=N); the guest brings the
+# others online before the topology check and the command (see below).
 #
 # This is the only file that knows about vng and QEMU; replacing vng with plain
 # QEMU must touch nothing else.
@@ -26,17 +29,19 @@ preset=2s4llc
 kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 timeout=${VM_TIMEOUT:-300}
 append=""
+boot_cpus=""
 rw=()
 usage() {
-	echo "usage: vm.sh [-p PRESET] [-k BZIMAGE] [-t SECONDS] [-a KERNEL_ARGS] [-w DIR]... -- CMD [ARG...]" >&2
+	echo "usage: vm.sh [-p PRESET] [-k BZIMAGE] [-t SECONDS] [-a KERNEL_ARGS] [-c BOOT_CPUS] [-w DIR]... -- CMD [ARG...]" >&2
 	exit 2
 }
-while getopts "p:k:t:a:w:h" o; do
+while getopts "p:k:t:a:c:w:h" o; do
 	case $o in
 	p) preset=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	a) append=$OPTARG ;;
+	c) boot_cpus=$OPTARG ;;
 	w) rw+=(--rwdir "$(realpath "$OPTARG")") ;;
 	*) usage ;;
 	esac
@@ -59,6 +64,8 @@ command -v vng >/dev/null || die "vng (virtme-ng) not found; run 'make deps'"
 
 ncpu=$((sockets * dies * cores * threads))
 per_node=$((ncpu / sockets))
+[ -z "$boot_cpus" ] || { [[ $boot_cpus =~ ^[1-9][0-9]*$ ]] && ((boot_cpus <= ncpu)); } ||
+	die "-c $boot_cpus: give the CPUs to boot with, 1 to $ncpu (the preset's $preset has $ncpu)"
 per_llc=$((cores * threads))
 
 expected() {
@@ -188,6 +195,11 @@ stop_guest() {
 }
 expected >"$run/expected"
 : >"$run/stderr"
+# -c: the guest brings the CPUs maxcpus= left offline online (guest-run.sh).
+if [ -n "$boot_cpus" ] && ((boot_cpus < ncpu)); then
+	append="maxcpus=$boot_cpus${append:+ $append}"
+	: >"$run/online"
+fi
 {
 	printf 'cd %q 2>/dev/null || cd /\n' "$PWD"
 	printf '%q ' "$@"
