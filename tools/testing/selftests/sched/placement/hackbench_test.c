@@ -5,10 +5,15 @@
  * migrations of hackbench's tasks, and sis_wake must show that they
  * decided wakeups while on and none while off.
  *
+ * One hackbench runs in each LLC, bound to its CPUs, all at once: the
+ * switches choose a CPU within the LLC, and the moves between LLCs
+ * (about half of an unbound hackbench's, which the switches barely
+ * change) would only blur the count.
+ *
  * The migrations are counted by a perf software counter that follows
- * hackbench from its exec through every thread it creates, and nothing
- * else. Anything else busy on the machine (or, under an emulator, on its
- * host) blunts the effect: run it on an otherwise idle system.
+ * each hackbench from its exec through every thread it creates, and
+ * nothing else. Anything else busy on the machine (or, under an emulator,
+ * on its host) blunts the effect: run it on an otherwise idle system.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,16 +36,18 @@
 #define REPS		10
 /* Loops per run: a few seconds a run on 64 emulated CPUs. */
 #define HB_LOOPS	150
-/* Groups of 20 tasks per LLC: 2.5 tasks a CPU on 16-CPU LLCs. */
-#define GROUPS_PER_LLC	2
-/* Provisional: to be set from 20 runs on 16-CPU and on 8-CPU LLCs. */
-#define BAR		0.85
+/* A group of 20 tasks per 8 CPUs of an LLC: 2.5 tasks a CPU. */
+#define CPUS_PER_GROUP	8
+/* Mean + 4 sd of 20 runs on 16-CPU and on 8-CPU LLCs, the larger, under QEMU TCG. */
+#define BAR		0.65
 
-/* The program to run and its arguments, from find_load(). */
+/* The program to run and its arguments, from find_load(); the LLCs. */
 struct hb_load {
 	char path[PATH_MAX];
 	char groups[16], loops[16];
 	char *argv[16];
+	int nr_llcs;
+	cpu_set_t llc[MAX_CPUS];
 };
 
 /* Why perf_event_open() failed in counted_run(), when it returned -2. */
@@ -66,12 +73,14 @@ static bool in_path(const char *prog, char *path, size_t len)
 }
 
 /*
- * Runs @l with its output thrown away and its migrations counted, the
- * counter opened on the forked child while it waits on a pipe, before its
- * exec; enable_on_exec starts it at the exec and inherit extends it to
- * every thread, whose counts fold into it as they exit. Returns the count
- * and *@secs, the run's wall-clock time; -1 (with a message) on failure,
- * -2 if perf_event_open() fails.
+ * Runs @l once in each LLC, bound to its CPUs, with its output thrown away
+ * and its migrations counted: each child waits on a pipe after binding
+ * itself, while its counter is opened; enable_on_exec starts the counter
+ * at the exec and inherit extends it to every thread, whose counts fold
+ * into it as they exit. The children start together, on one write of a
+ * byte each. Returns the sum of the counts and *@secs, the wall-clock
+ * time until the last one ended; -1 (with a message) on failure, -2 if
+ * perf_event_open() fails.
  */
 static long counted_run(const struct hb_load *l, double *secs)
 {
@@ -83,71 +92,91 @@ static long counted_run(const struct hb_load *l, double *secs)
 		.inherit = 1,
 		.enable_on_exec = 1,
 	};
-	int go[2], fd, status, err;
-	uint64_t count = 0;
-	bool sent;
+	int go[2], fd[MAX_CPUS], status, err = 0, forked = 0;
+	const char *why = NULL;
+	pid_t pid[MAX_CPUS];
+	bool sent = false;
+	long total = 0;
 	double t0;
-	pid_t pid;
 
 	*secs = 0;
 	if (pipe2(go, O_CLOEXEC))
 		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(go[0]);
-		close(go[1]);
-		return -1;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_WRONLY);
-		char c;
+	for (int i = 0; i < l->nr_llcs; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0)
+			break;
+		if (!pid[i]) {
+			int null = open("/dev/null", O_WRONLY);
+			char c;
 
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(go[1]);
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(go[1]);
+			if (null >= 0) {
+				dup2(null, STDOUT_FILENO);
+				dup2(null, STDERR_FILENO);
+			}
+			if (sched_setaffinity(0, sizeof(l->llc[i]), &l->llc[i]))
+				_exit(125);
+			if (read(go[0], &c, 1) != 1)
+				_exit(126);
+			execv(l->path, l->argv);
+			_exit(127);
 		}
-		if (read(go[0], &c, 1) != 1)
-			_exit(126);
-		execv(l->path, l->argv);
-		_exit(127);
+		forked++;
+		fd[i] = syscall(__NR_perf_event_open, &attr, pid[i], -1, -1,
+				PERF_FLAG_FD_CLOEXEC);
+		if (fd[i] < 0) {
+			err = errno;
+			break;
+		}
 	}
 	close(go[0]);
-	fd = syscall(__NR_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	err = errno;
 	t0 = now();
-	/* Without the byte (no counter), the child ends unrun. */
-	sent = fd >= 0 && write(go[1], "g", 1) == 1;
+	/* Without their bytes (a fork or a counter failed), all end unrun. */
+	if (forked == l->nr_llcs && !err) {
+		sent = true;
+		for (int i = 0; i < forked; i++)
+			sent = sent && write(go[1], "g", 1) == 1;
+	}
 	close(go[1]);
-	if (waitpid(pid, &status, 0) != pid)
-		sent = false;
+	for (int i = 0; i < forked; i++) {
+		uint64_t count = 0;
+
+		if (waitpid(pid[i], &status, 0) != pid[i])
+			why = "cannot wait for";
+		if (fd[i] < 0)
+			continue;
+		if (read(fd[i], &count, sizeof(count)) != sizeof(count))
+			why = "cannot read the migration counter of";
+		close(fd[i]);
+		total += count;
+		if (!sent || why)
+			continue;
+		if (WIFSIGNALED(status)) {
+			ksft_print_msg("%s killed by signal %d\n", l->path, WTERMSIG(status));
+			why = "a signal ended";
+		} else if (WEXITSTATUS(status)) {
+			int rc = WEXITSTATUS(status);
+
+			ksft_print_msg("%s exited with %d%s\n", l->path, rc,
+				       rc == 127 ? " (exec failed)" :
+				       rc == 125 ? " (cannot bind it to its LLC)" : "");
+			why = "an error ended";
+		}
+	}
 	*secs = now() - t0;
-	if (fd < 0) {
+	if (err) {
 		counter_errno = err;
 		return -2;
 	}
-	if (!sent) {
-		ksft_print_msg("cannot start or wait for %s\n", l->path);
-		close(fd);
+	if (!why && !sent)
+		why = forked < l->nr_llcs ? "cannot fork for" : "cannot start";
+	if (why) {
+		ksft_print_msg("%s %s\n", why, l->path);
 		return -1;
 	}
-	if (read(fd, &count, sizeof(count)) != sizeof(count)) {
-		ksft_print_msg("cannot read the migration counter: %s\n", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	if (WIFSIGNALED(status)) {
-		ksft_print_msg("%s killed by signal %d\n", l->path, WTERMSIG(status));
-		return -1;
-	}
-	if (WEXITSTATUS(status)) {
-		ksft_print_msg("%s exited with %d%s\n", l->path, WEXITSTATUS(status),
-			       WEXITSTATUS(status) == 127 ? " (exec failed)" : "");
-		return -1;
-	}
-	return count;
+	return total;
 }
 
 /*
@@ -228,14 +257,12 @@ static void print_runs(const char *side, const double *v)
 }
 
 /*
- * The groups: GROUPS_PER_LLC per LLC, at most one per 4 CPUs (5 tasks a
- * CPU, as with 2 per 8-CPU LLC). Each task sleeps on its pipe whenever it
- * has nothing to read or no room to write, so CPUs are left partly idle at
- * this size (with 40 tasks on each 16-CPU LLC about 46 of 64 CPUs were
- * busy under QEMU TCG, 54 of 64 with 8-CPU LLCs). The base then sends a
- * wakee whose target and prev are busy to an idle CPU of the LLC; the fit
- * keeps it on one of them that has room, and the bias on prev when none
- * is idle.
+ * The groups: one per CPUS_PER_GROUP CPUs of an LLC, at least one, in
+ * each LLC. Each task sleeps on its pipe whenever it has nothing to read
+ * or no room to write, so CPUs are left partly idle at this size. The
+ * base then sends a wakee whose target and prev are busy to an idle CPU
+ * of the LLC; the fit keeps it on one of them that has room, and the
+ * bias on prev when none is idle.
  * SIS_LIMIT_STACKING, which narrows both, is off for both sides.
  *
  * After a warm-up pair, the sides alternate, on, off, off, on, ..., so
@@ -243,13 +270,13 @@ static void print_runs(const char *side, const double *v)
  * The medians, not the means: a single run under an emulator can count
  * far more than the others of its side.
  */
-TEST_F_TIMEOUT(placement, hackbench_migrations, 240)
+TEST_F_TIMEOUT(placement, hackbench_migrations, 360)
 {
 	static const char * const f[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
 	double mig[2][REPS], secs[2][REPS], med[2], t;
 	long decided[2] = { 0, 0 }, n;
-	int llcs = 0, groups;
-	struct hb_load load;
+	static struct hb_load load;
+	int groups;
 	const char *why;
 
 	if (!have_features(f, 2))
@@ -264,18 +291,24 @@ TEST_F_TIMEOUT(placement, hackbench_migrations, 240)
 		SKIP(return, "asymmetric CPU capacity: the wakeup switches do not act here");
 	if (write_file(SCHEDSTATS, "1"))
 		SKIP(return, "cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)");
-	for (int c = 0; c < nr_cpus; c++)
-		llcs += cpu_llc[c] == c;
-	groups = GROUPS_PER_LLC * llcs;
-	if (groups > nr_cpus / 4)
-		groups = nr_cpus / 4 > 0 ? nr_cpus / 4 : 1;
-	why = find_load(&load, groups);
+	load.nr_llcs = 0;
+	for (int c = 0; c < nr_cpus; c++) {
+		if (cpu_llc[c] != c)
+			continue;
+		CPU_ZERO(&load.llc[load.nr_llcs]);
+		for (int i = 0; i < nr_cpus; i++)
+			if (cpu_llc[i] == c)
+				CPU_SET(i, &load.llc[load.nr_llcs]);
+		load.nr_llcs++;
+	}
+	groups = llc_weight(0) / CPUS_PER_GROUP;
+	why = find_load(&load, groups > 0 ? groups : 1);
 	if (why)
 		SKIP(return, "%s", why);
 	if (feature_state("SIS_LIMIT_STACKING") >= 0)
 		ASSERT_EQ(0, set_feature("SIS_LIMIT_STACKING", false));
-	ksft_print_msg("%d CPUs, %d LLCs: %s -g %s -l %s, %d runs a side\n", nr_cpus,
-		       llcs, load.argv[0], load.groups, load.loops, REPS);
+	ksft_print_msg("%d CPUs, %d LLCs: %s -g %s -l %s in each, %d runs a side\n",
+		       nr_cpus, load.nr_llcs, load.argv[0], load.groups, load.loops, REPS);
 
 	/* r -1 is the warm-up pair; its first run tells if the counter opens. */
 	for (int r = -1; r < REPS; r++) {
