@@ -65,7 +65,7 @@ command -v vng >/dev/null || die "vng (virtme-ng) not found; run 'make deps'"
 ncpu=$((sockets * dies * cores * threads))
 per_node=$((ncpu / sockets))
 [ -z "$boot_cpus" ] || { [[ $boot_cpus =~ ^[1-9][0-9]*$ ]] && ((boot_cpus <= ncpu)); } ||
-	die "-c $boot_cpus: give the CPUs to boot with, 1 to $ncpu (the preset's $preset has $ncpu)"
+	die "-c $boot_cpus: give the CPUs to boot with, 1 to $ncpu ($preset has $ncpu)"
 per_llc=$((cores * threads))
 
 expected() {
