@@ -292,15 +292,9 @@ TEST_F_TIMEOUT(placement, hackbench_migrations, 360)
 	if (write_file(SCHEDSTATS, "1"))
 		SKIP(return, "cannot turn schedstats on (CONFIG_SCHEDSTATS=n?)");
 	load.nr_llcs = 0;
-	for (int c = 0; c < nr_cpus; c++) {
-		if (cpu_llc[c] != c)
-			continue;
-		CPU_ZERO(&load.llc[load.nr_llcs]);
-		for (int i = 0; i < nr_cpus; i++)
-			if (cpu_llc[i] == c)
-				CPU_SET(i, &load.llc[load.nr_llcs]);
-		load.nr_llcs++;
-	}
+	for (int c = 0; c < nr_cpus; c++)
+		if (cpu_llc[c] == c)
+			llc_cpus(c, &load.llc[load.nr_llcs++]);
 	groups = llc_weight(0) / CPUS_PER_GROUP;
 	why = find_load(&load, groups > 0 ? groups : 1);
 	if (why)

@@ -138,10 +138,7 @@ void llc_msg_run(int loops)
 	cpu_set_t all, llc;
 
 	sched_getaffinity(0, sizeof(all), &all);
-	CPU_ZERO(&llc);
-	for (int c = 0; c < nr_cpus; c++)
-		if (cpu_llc[c] == cpu_llc[0])
-			CPU_SET(c, &llc);
+	llc_cpus(0, &llc);
 	sched_setaffinity(0, sizeof(llc), &llc);
 	msg_load_run(llc_weight(0), loops);
 	sched_setaffinity(0, sizeof(all), &all);

@@ -157,6 +157,14 @@ int llc_weight(int cpu)
 	return w;
 }
 
+void llc_cpus(int cpu, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	for (int i = 0; i < nr_cpus; i++)
+		if (cpu_llc[i] == cpu_llc[cpu])
+			CPU_SET(i, set);
+}
+
 int llc_cores(int cpu)
 {
 	int w = 0;

@@ -44,8 +44,9 @@ extern int cpu_core[MAX_CPUS];
 /* The number of CPUs with an L3 in sysfs, from CPU 0 on. */
 int read_topology(void);
 int nr_nodes(void);
-/* CPUs and cores in the LLC of @cpu. */
+/* CPUs and cores in the LLC of @cpu; its CPUs in @set. */
 int llc_weight(int cpu);
+void llc_cpus(int cpu, cpu_set_t *set);
 int llc_cores(int cpu);
 /* The size of the LLC of @cpu in bytes, 0 if sysfs does not say. */
 long llc_bytes(int cpu);
