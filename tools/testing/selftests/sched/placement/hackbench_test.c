@@ -36,7 +36,7 @@
 #define REPS		10
 /* Loops per run: a few seconds a run on 64 emulated CPUs. */
 #define HB_LOOPS	150
-/* A group of 20 tasks per 8 CPUs of an LLC: 2.5 tasks a CPU. */
+/* A group of 20 tasks per 8 CPUs of CPU 0's LLC (2.5 a CPU), in each LLC. */
 #define CPUS_PER_GROUP	8
 /* Mean + 4 sd of 20 runs on 16-CPU and on 8-CPU LLCs, the larger, under QEMU TCG. */
 #define BAR		0.65
@@ -183,7 +183,8 @@ static long counted_run(const struct hb_load *l, double *secs)
  * rt-tests hackbench with @groups groups of 10 senders and 10 receivers,
  * threads over pipes, 100-byte messages; else perf
  * bench sched messaging, whose groups have 20 senders and 20 receivers:
- * half the groups and half the loops give the same tasks and messages.
+ * half the groups and half the loops give the same tasks and messages
+ * (for an odd @groups, one group more: 40 tasks for one group of 20).
  * NULL, or why neither can run.
  */
 static const char *find_load(struct hb_load *l, int groups)
