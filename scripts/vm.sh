@@ -57,15 +57,15 @@ case $cpu in
 intel | amd) ;;
 *) die "VM_CPU=$cpu: use VM_CPU=intel or VM_CPU=amd" ;;
 esac
+ncpu=$((sockets * dies * cores * threads))
+per_node=$((ncpu / sockets))
+[ -z "$boot_cpus" ] || { [[ $boot_cpus =~ ^[1-9][0-9]*$ ]] && ((boot_cpus <= ncpu)); } ||
+	die "-c $boot_cpus: give the CPUs to boot with, 1 to $ncpu ($preset has $ncpu)"
 QEMU_BIN=${QEMU_BIN:-qemu-system-x86_64}
 command -v "$QEMU_BIN" >/dev/null || die "QEMU ($QEMU_BIN) not found; run 'make deps' (installs qemu-system-x86)"
 command -v vng >/dev/null || die "vng (virtme-ng) not found; run 'make deps'"
 [ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
 
-ncpu=$((sockets * dies * cores * threads))
-per_node=$((ncpu / sockets))
-[ -z "$boot_cpus" ] || { [[ $boot_cpus =~ ^[1-9][0-9]*$ ]] && ((boot_cpus <= ncpu)); } ||
-	die "-c $boot_cpus: give the CPUs to boot with, 1 to $ncpu ($preset has $ncpu)"
 per_llc=$((cores * threads))
 
 expected() {
