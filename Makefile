@@ -10,6 +10,10 @@ SHELL := /bin/bash
 ## Variables (make TARGET VAR=value, or VAR=value make TARGET):
 ##   PRESET=zen3           the guest's topology, one of scripts/presets (zen3 is the target shape)
 PRESET ?= zen3
+##   ICOUNT=off|SHIFT      the guest's clock: off, the host's wall clock, or guest time made of
+##                         instructions, 2^SHIFT ns each (QEMU -icount; scripts/vm.sh)
+ICOUNT ?=
+export ICOUNT
 ##   KSELFTEST_PRESET      preset of kselftest and kselftest-repeat (default: PRESET)
 KSELFTEST_PRESET ?= $(PRESET)
 ##   CMD='...'             the command make vm runs in the guest

@@ -11,7 +11,8 @@
 # Then, over every SET.csv in DIR: results.json, one object per set, side and
 # metric (set, side, label, metric, runs, mean, cv_pct, change_pct, p,
 # significant; A's row holds change and p; count, count_per and topology,
-# the cpus, llcs and nodes, for a set sized to the machine, else null), and for each family of sets that
+# the cpus, llcs and nodes, for a set sized to the machine, else null;
+# clock, the meta's: hardware, wall or icount shift=N, else null), and for each family of sets that
 # differ only in a trailing count (both-g1, both-g4, ...), present with two
 # counts or more, sweep-FAMILY.png: each metric's mean against the count,
 # both sides, with one standard deviation as error bars.
@@ -71,7 +72,7 @@ done
 		m=$dir/$set.meta
 		awk -F, -v set="$set" -v la="$(meta "$m" a)" -v lb="$(meta "$m" b)" -v sep="$sep" \
 			-v count="$(meta "$m" count)" -v per="$(meta "$m" per)" -v cpus="$(meta "$m" cpus)" \
-			-v llcs="$(meta "$m" llcs)" -v nodes="$(meta "$m" nodes)" '
+			-v llcs="$(meta "$m" llcs)" -v nodes="$(meta "$m" nodes)" -v clock="$(meta "$m" clock)" '
 			function q(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 			function num(s) { return s == "" ? "null" : s + 0 }
 			# A count sized to the machine: the count, its rule and the machine.
@@ -80,9 +81,9 @@ done
 					sprintf("\"count\": %d, \"count_per\": %s, \"topology\": {\"cpus\": %d, \"llcs\": %d, \"nodes\": %d}", count, q(per), cpus, llcs, nodes)
 			}
 			NR > 1 {
-				printf "%s  {\"set\": %s, \"side\": %s, \"label\": %s, \"metric\": %s, \"runs\": %d, \"mean\": %s, \"cv_pct\": %s, \"change_pct\": %s, \"p\": %s, \"significant\": %s, %s}",
+				printf "%s  {\"set\": %s, \"side\": %s, \"label\": %s, \"metric\": %s, \"runs\": %d, \"mean\": %s, \"cv_pct\": %s, \"change_pct\": %s, \"p\": %s, \"significant\": %s, %s, \"clock\": %s}",
 					(n++ || sep != "") ? ",\n" : "", q(set), q($2), q($2 == "A" ? la : lb), q($1), $3, num($4), num($5), num($6), num($7),
-					$8 == "" ? "null" : ($8 == 1 ? "true" : "false"), sized
+					$8 == "" ? "null" : ($8 == 1 ? "true" : "false"), sized, clock == "" ? "null" : q(clock)
 			}
 			END { exit !n }' "$csv" && sep=,
 	done

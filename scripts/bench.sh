@@ -5,8 +5,9 @@
 # SP_INLINE_WORKLOAD) in the guest, then write their report on the host
 # (bench/report.sh). The report goes to the terminal and to
 # results/<time>-<preset>-bench/ (make's: <time>-<preset>-<features>/):
-# report.txt (its head: the kernel, the topology, the runs and warm-up
-# with their defaults, and the machine as the runs found it, sets/machine);
+# report.txt (its head: the kernel, the topology, the guest's clock, the
+# runs and warm-up with their defaults, and the machine as the runs found
+# it, sets/machine);
 # in sets/, per set SET.raw (every run), SET.meta, SET.csv (the table) and
 # SET.png (every run plotted), with results.json (every table) and
 # sweep-FAMILY.png (a family's sets against their count); vm/ with the
@@ -17,7 +18,7 @@
 # host/topology in place of vm/; refused, with nothing changed, without
 # root, debugfs, the series' switches (and the inline set's) or perf
 # (scripts/lib/host.sh).
-#   [HOST=1] PRESET=zen3 REPS=12 SETS='fit bias ...' [SCHED_LAT=0|1] [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh [--check]
+#   [HOST=1] PRESET=zen3 REPS=12 [ICOUNT=off|SHIFT] SETS='fit bias ...' [SCHED_LAT=0|1] [HB_LOOPS=N] [PIPE_LOOPS=N] [LAT_SECS=N] [TBENCH_SECS=N] [SCHBENCH_SECS=N] [MSG_LOOPS=N] [STREAM_MIB=N] bench.sh [--check]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
@@ -60,6 +61,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	host_preflight "${inline[@]}"
 else
 	need_preset "$PRESET"
+	need_icount "${ICOUNT:-$ICOUNT_DEFAULT}"
 	# -N: a set sized to the machine (both-g2xllc) is sized in the guest.
 	"$TOP/bench/series-ab.sh" -N "${sets[@]}" >/dev/null
 fi
@@ -110,6 +112,7 @@ else
 		[ ! -f "$RESULTS/vm/topology" ] || topology_summary "$RESULTS/vm/topology"
 		echo "Emulated topology under QEMU TCG: compare A with B only; times, latencies and rates are the"
 		echo "emulator's, not the hardware's. Placement counts (migrations, wait_us, shares) mean what they say."
+		[ ! -f "$RESULTS/vm/clock" ] || echo "Clock:    $(cat "$RESULTS/vm/clock") (ICOUNT, default $ICOUNT_DEFAULT)"
 		runs_head
 		echo
 	} | tee "$RESULTS/report.txt"
@@ -120,6 +123,13 @@ done_sets=()
 # The machine as the runs found it: command line, SMT, NUMA, idle or not.
 [ ! -s "$RESULTS/sets/machine" ] || { machine_summary "$RESULTS/sets/machine"; echo; } | tee -a "$RESULTS/report.txt"
 [ ! -s "$RESULTS/sets/done" ] || mapfile -t done_sets <"$RESULTS/sets/done"
+# The clock the runs were timed by, in each set's meta for results.json:
+# the machine's own in host mode, else the guest's (vm.sh).
+clock=hardware
+[ "${HOST:-0}" = 1 ] || { clock=$(cat "$RESULTS/vm/clock" 2>/dev/null) && clock=${clock%%:*}; } || clock=unknown
+for set in "${done_sets[@]}"; do
+	echo "clock=$clock" >>"$RESULTS/sets/$set.meta"
+done
 [ ${#done_sets[@]} = 0 ] ||
 	"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"
 [ "$rc" = 0 ] || die "the runs failed (exit $rc) after ${#done_sets[@]} complete set(s), reported above; all is in ${RESULTS#"$TOP"/}/"

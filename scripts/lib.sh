@@ -42,6 +42,19 @@ need_reps() {
 	[[ $1 =~ ^[1-9][0-9]*$ ]] || die "REPS=$1: want a positive whole number of runs per side (e.g. REPS=$AB_REPS)"
 }
 
+# The guest's clock under TCG, the one default of ICOUNT (vm.sh): off, the
+# host's wall clock, or a shift N, guest time made of instructions
+# (QEMU -icount shift=N,sleep=off).
+ICOUNT_DEFAULT=off
+
+# need_icount VALUE: VALUE is off or a whole shift 0 to 10, else stop naming
+# the fix. auto is refused: QEMU then tunes the shift to the host's speed,
+# which is the dependence on the host that icount is here to remove.
+need_icount() {
+	[[ $1 =~ ^(off|[0-9]|10)$ ]] ||
+		die "ICOUNT=$1: want off (the host's clock) or a shift 0 to 10 (guest time = instructions x 2^shift ns), e.g. ICOUNT=0"
+}
+
 # need_preset NAME: NAME is a preset of scripts/presets, else stop (exit 2)
 # listing them.
 need_preset() {

@@ -21,6 +21,8 @@
 # Exit status: the command's; 97 topology mismatch; 98 splat on the console;
 # 99 guest panicked, hung (timeout) or never ran the command; 2 bad usage.
 # ACCEL=kvm|tcg forces the accelerator; otherwise a cached probe decides.
+# ICOUNT=off|SHIFT: the guest's clock under TCG (below); its default is
+# ICOUNT_DEFAULT of lib.sh. The run directory's `clock` names the one used.
 # VM_KEEP=DIR keeps the run directory (console.log, dmesg, topology) in DIR.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -49,8 +51,10 @@ done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || usage
 
-# Topology from the preset.
+# Topology from the preset; the clock (below).
 need_preset "$preset"
+icount=${ICOUNT:-$ICOUNT_DEFAULT}
+need_icount "$icount"
 read -r _ sockets dies cores threads cpu < <(awk -v p="$preset" '$1 == p' "$TOP/scripts/presets")
 cpu=${VM_CPU:-${cpu:-intel}}
 case $cpu in
@@ -159,6 +163,28 @@ esac
 # with an int3 Oops on the first static key flip (seen at boot with
 # CONFIG_SCHED_CACHE).
 [ "$accel" = tcg ] && qemu_opts+=(-accel tcg,thread=single) && vng_opts+=(--disable-kvm)
+# The guest's clock. Under TCG one host thread runs every vCPU in turn. On
+# the host's clock (ICOUNT=off), whatever else the host does (a build, a
+# second guest, a plugin's cost) stretches the guest's time unevenly. With
+# a shift N, QEMU's -icount makes guest time the count of instructions
+# executed, 2^N ns each, by whichever vCPU executes them: one clock for all
+# vCPUs, one vCPU executing at a time. sleep=off jumps the clock to the next
+# timer when every vCPU is idle, rather than waiting on the host. Ticks,
+# slices and PELT then run in instructions, and the host's speed and load
+# move the schedule only through I/O (9p completes in host time). KVM
+# runs on the host's clock: an ICOUNT given there is refused; the default
+# falls back to it, saying so.
+if [ "$icount" != off ] && [ "$accel" = kvm ]; then
+	[ -z "${ICOUNT:-}" ] || die "ICOUNT=$ICOUNT: icount needs TCG, and this run uses KVM; use ICOUNT=off or ACCEL=tcg"
+	note "vm: KVM runs on the host's clock; ICOUNT's default ($ICOUNT_DEFAULT) does not apply"
+	icount=off
+fi
+if [ "$icount" = off ]; then
+	clock="wall: guest time follows the host's wall clock, which other load on the host moves"
+else
+	qemu_opts+=(-icount "shift=$icount,sleep=off")
+	clock="icount shift=$icount: guest time = instructions x 2^$icount ns, one clock for all vCPUs, one executing at a time"
+fi
 # What the guest must report, checked in the guest with the topology.
 case $accel-$cpu in
 kvm-intel) vendor=$(awk '/^vendor_id/ {print $3; exit}' /proc/cpuinfo)
@@ -166,7 +192,7 @@ kvm-intel) vendor=$(awk '/^vendor_id/ {print $3; exit}' /proc/cpuinfo)
 *-amd) vendor=AuthenticAMD family=25 ;;
 *) vendor=GenuineIntel family=6 ;;
 esac
-note "vm: $preset ($sockets sockets x $dies LLCs x $cores cores x $threads threads = $ncpu CPUs), $accel, ${qemu_opts[1]%%,*}"
+note "vm: $preset ($sockets sockets x $dies LLCs x $cores cores x $threads threads = $ncpu CPUs), $accel, ${qemu_opts[1]%%,*}, clock ${clock%%:*}"
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/sp-vm.XXXXXX")
 cleanup() {
@@ -194,6 +220,7 @@ stop_guest() {
 	exit $((128 + $(kill -l "$1")))
 }
 expected >"$run/expected"
+echo "$clock" >"$run/clock"
 : >"$run/stderr"
 # -c: the guest brings the CPUs maxcpus= left offline online (guest-run.sh).
 if [ -n "$boot_cpus" ] && ((boot_cpus < ncpu)); then
@@ -227,8 +254,15 @@ fi
 # foreground child exits. So the guest runs in the background while we wait,
 # and SIGINT, SIGTERM or SIGHUP to us stops it (timeout passes the signal to
 # its whole group) before the EXIT trap removes the run directory.
+#
+# Under icount the guest's TSC counts guest nanoseconds (QEMU's TCG returns
+# the icount clock for RDTSC): 1 GHz whatever the shift.
 hz=$(sed -n 's/^CONFIG_HZ=//p' "${kernel%/arch/x86/boot/bzImage}/.config" 2>/dev/null || true)
-lpj=$(awk -v hz="${hz:-250}" '/^cpu MHz/ { printf "lpj=%d", $4 * 1000000 / hz; exit }' /proc/cpuinfo)
+if [ "$icount" = off ]; then
+	lpj=$(awk -v hz="${hz:-250}" '/^cpu MHz/ { printf "lpj=%d", $4 * 1000000 / hz; exit }' /proc/cpuinfo)
+else
+	lpj=lpj=$((1000000000 / ${hz:-250}))
+fi
 boot() {
 	local i
 	rc=0 guest= tailer=

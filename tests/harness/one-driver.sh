@@ -62,7 +62,8 @@ echo "# make HOST=1 and make bench HOST=1, one report: $(paste -sd' ' "$t/make.s
 # The guest's path, with a stand-in vm.sh: what it is given, and the
 # command run here as the guest would run it.
 mkdir -p "$t/bin" "$t/vmres"
-printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n' "$t/vm.args" >"$t/bin/vm.sh"
+# Like vm.sh, it names its clock in VM_KEEP.
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\nmkdir -p "$VM_KEEP" && echo "icount shift=3: as vm.sh says it" >"$VM_KEEP/clock"\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n' "$t/vm.args" >"$t/bin/vm.sh"
 chmod +x "$t/bin/vm.sh"
 : >"$t/bzImage"
 SP_RESULTS=$t/vmres VM_SH=$t/bin/vm.sh BENCH_KERNEL=$t/bzImage BUILD=$t/build SETS=ab \
@@ -76,4 +77,10 @@ a=$(paste -sd' ' "$t/vm.args")
 grep -q '^Topology: preset zen3 (PRESET, default zen3), as checked inside the guest:$' "$v/report.txt" &&
 	grep -qxF "$runs" "$v/report.txt" && grep -q '^== ab: SIS_SMALL_LLC A/B$' "$v/report.txt" ||
 	fail "the guest's path: the report's head or section: $(cat "$v/report.txt")"
+# The clock: vm.sh's words in the head, its name in every row of results.json.
+grep -qxF "Clock:    icount shift=3: as vm.sh says it (ICOUNT, default $ICOUNT_DEFAULT)" "$v/report.txt" ||
+	fail "the guest's path: no clock in the head: $(cat "$v/report.txt")"
+[ "$(grep -c '"clock": "icount shift=3"}' "$v/sets/results.json")" = "$(grep -c '"set": ' "$v/sets/results.json")" ] ||
+	fail "the guest's path: a row of results.json without the clock: $(head -n 3 "$v/sets/results.json")"
+grep -q '"clock": "hardware"}' "$b/sets/results.json" || fail "host mode: results.json without the clock: $(head -n 3 "$b/sets/results.json")"
 echo "# the guest's command: ${a#*-- }"
