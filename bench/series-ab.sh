@@ -199,13 +199,20 @@ need_stream() {
 # inline_set: set ab, given by the environment rather than bench/sets
 # (make's A/B): SP_INLINE_FEATURE (a comma list) all on against all off,
 # around SP_INLINE_WORKLOAD (split into words, neither globbed nor
-# evaluated), with ab-run.sh's metric directions.
+# evaluated; its command must be found on PATH), with ab-run.sh's metric
+# directions.
 inline_set() {
 	feat=$SP_INLINE_FEATURE also= higher=$AB_HIGHER title="$SP_INLINE_FEATURE A/B"
 	N= PER= PER_FROM=
 	read -ra work <<<"${SP_INLINE_WORKLOAD:-}"
 	[ ${#work[@]} -gt 0 ] ||
 		{ echo "error: set 'ab' (SP_INLINE_FEATURE=$feat) has no workload: SP_INLINE_WORKLOAD is empty" >&2; return 2; }
+	# ab-run.sh runs it by PATH; make bench's guest shares this root
+	# filesystem, so make's check on the host finds what the guest would.
+	command -v "${work[0]}" >/dev/null || {
+		echo "error: workload command '${work[0]}' not found on this machine (PATH=$PATH): install it, or give WORKLOAD a command on PATH (make deps installs hackbench)" >&2
+		return 2
+	}
 }
 # set_of SET: what SET runs, in title, feat, also, higher and work; a
 # message and a non-zero status for a set that is unknown or cannot run

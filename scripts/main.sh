@@ -20,12 +20,14 @@ FEATURE=${FEATURE:-UTIL_FITS_CAPACITY,SELECT_BIAS_PREV}
 # CPU); 8 groups of 20 are 2.5 a CPU on zen3's 64: make bench's both-g8.
 # At 4 groups (1.25 a CPU) the cut is near what 12 runs resolve under TCG
 # (docs/results/2026-12-06-wakeup-ladder-zen3).
-WORKLOAD=${WORKLOAD:-hackbench -g 8 -f 10 -s 100 -l 500 --threads --pipe}
-# Bad input stops here or in bench.sh --check, before anything is built or
-# booted.
+# Unset, not empty: make WORKLOAD= is refused below, not the default.
+WORKLOAD=${WORKLOAD-hackbench -g 8 -f 10 -s 100 -l 500 --threads --pipe}
+# Bad input stops here or in bench.sh --check (a workload command not
+# found: series-ab.sh's set ab), before anything is built or booted.
 [[ $FEATURE =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] ||
 	die "FEATURE=$FEATURE: want sched feature names, a comma list (e.g. FEATURE=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV)"
-[ -n "${WORKLOAD//[[:space:]]/}" ] || die "WORKLOAD is blank: want a command to run on both sides"
+[ -n "${WORKLOAD//[[:space:]]/}" ] ||
+	die "WORKLOAD is empty: want a command to run on both sides (leave WORKLOAD unset for the default, hackbench -g 8 -f 10 -s 100 -l 500 --threads --pipe)"
 # SETS of the environment (make bench's) are not make's. The wakeup
 # latency (SCHED_LAT=1, make bench HOST=1's default) stays off unless
 # asked for: make's table has the same rows in the guest and on a host.

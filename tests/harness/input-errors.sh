@@ -3,7 +3,11 @@
 # Bad input to make and make bench is refused on the host before anything is
 # built or booted, with a message that names the fix: REPS, PRESET, SETS
 # and FEATURE (this last against build/linux's features.h, here a fake tree
-# under BUILD); stress.sh's preset, and its -b without FLAVOR=kcsan.
+# under BUILD); make's WORKLOAD set but empty (not the default), and a
+# WORKLOAD whose command is not found here (the guest shares this root
+# filesystem), through make's check (which make runs before it builds) and
+# series-ab.sh's set ab, as the guest and HOST=1 check it; stress.sh's
+# preset, and its -b without FLAVOR=kcsan.
 # Nothing is left in results/.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
@@ -23,6 +27,15 @@ none "make REPS=abc"
 expect_error 1 "REPS=0: want a positive whole number" -- env REPS=0 "$B" --check
 expect_error 2 "unknown preset 'zen9'; known presets: .*zen3" -- env PRESET=zen9 "$M"
 none "make PRESET=zen9"
+# WORKLOAD= (set, empty) is not the default; a command not found is named.
+expect_error 1 "WORKLOAD is empty: want a command to run on both sides" -- env WORKLOAD= "$M" --check
+expect_error 1 "WORKLOAD is empty" -- env WORKLOAD=' ' "$M" --check
+none "make WORKLOAD="
+nope=sp-no-such-workload
+! command -v "$nope" >/dev/null || fail "$nope exists here"
+expect_error 2 "workload command '$nope' not found on this machine.*: install it, or give WORKLOAD a command on PATH" -- env WORKLOAD="$nope -l 5" "$M" --check
+none "make WORKLOAD=$nope"
+expect_error 2 "workload command '$nope' not found" -- env SP_INLINE_FEATURE=SIS_UTIL SP_INLINE_WORKLOAD="$nope -l 5" "$TOP/bench/series-ab.sh" -d ab
 expect_error 2 "unknown preset 'zen9'" -- env PRESET=zen9 "$B" --check
 expect_error 2 "unknown set 'nope'" -- env SETS='both-g4 nope' "$B" --check
 expect_error 2 "unknown set 'nope'" -- env SETS=nope "$B"
