@@ -7,7 +7,8 @@
 #
 # CONFIG is a config-SET of make jobs (SP_SET, SP_SIDE_A and SP_SIDE_B name
 # the set and the features file words of its two sides; its monitors are on).
-# ROUNDS times, the sides in the order A B B A, so that a drift over the
+# First an unattended --build-only run (below); then ROUNDS times, the
+# sides in the order A B B A, so that a drift over the
 # session hits both sides alike, under their own run names (SET-A1 SET-B1
 # SET-B2 SET-A2, then SET-A3 SET-B3 SET-B4 SET-A4, ...): the side's words are
 # written to the features file and read back, then
@@ -18,6 +19,17 @@
 # features file is restored, and compare-kernels.sh --auto-detect (its
 # significance marks) compares every run with SET-B1: the other B runs
 # first, which show the run-to-run noise, then the A runs.
+#
+# mmtests installs what it needs with bin/install-depends, which (unless
+# AUTO_PACKAGE_INSTALL=yes, or ~/.mmtests-auto-package-install exists)
+# asks on stdin "should all packages be automatically installed" and then
+# runs apt-get install without -y. run-mmtests.sh runs here in the
+# background, stdin from /dev/null: the question reads nothing, apt-get
+# aborts, and the first run of a fresh mmtests fails. So every
+# run-mmtests.sh here runs with AUTO_PACKAGE_INSTALL=yes (apt-get -y,
+# DEBIAN_FRONTEND=noninteractive), and a first one with --build-only
+# (run name SET-build, no monitors) installs the packages and builds the
+# tests before the features are written and the first measured run starts.
 #
 # run-mmtests.sh runs in a process group of its own (bench/lib.sh
 # run_group): its SIGINT trap kills the test it is running and goes on, and
@@ -60,6 +72,11 @@ done
 cd "$mm"
 save_features
 cleanup_on_exit 'stop_group "$stop_secs"; restore_features'
+# mm ARGS...: run-mmtests.sh ARGS, unattended (above).
+mm() { run_group env AUTO_PACKAGE_INSTALL=yes ./run-mmtests.sh "$@"; }
+echo "run-ab: $set-build: install and build (run-mmtests.sh --build-only)" >&2
+mm --build-only --no-monitor --config "$cfg" "$set-build" ||
+	err "run-mmtests.sh --build-only failed for $set-build (its output above): the packages or the test's build"
 for n in "${runs[@]}"; do
 	words=$a
 	[ "${n:0:1}" = A ] || words=$b
@@ -68,7 +85,7 @@ for n in "${runs[@]}"; do
 	done
 	features_show "$words" || err "$F does not show $words after writing them: $(cat "$F")"
 	echo "run-ab: $set-$n with $words" >&2
-	run_group ./run-mmtests.sh --run-monitor --config "$cfg" "$set-$n" || err "run-mmtests.sh failed for $set-$n"
+	mm --run-monitor --config "$cfg" "$set-$n" || err "run-mmtests.sh failed for $set-$n"
 	cp "$F" "work/log/$set-$n/sched-features"
 done
 restore_features

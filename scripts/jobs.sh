@@ -14,9 +14,10 @@
 #                     compares the fields with build/bin/stats (bench/lkp-ab.sh)
 #   mmtests/config-SET  an mmtests config of the same workload, with the two
 #                     sides in SP_SIDE_A and SP_SIDE_B, monitors on
-#   mmtests/run-ab.sh, lib.sh  runs run-mmtests.sh A B B A with the features
-#                     set (run names SET-A1 SET-B1 SET-B2 SET-A2), then
-#                     compare-kernels.sh (bench/mmtests-ab.sh)
+#   mmtests/run-ab.sh, lib.sh  runs run-mmtests.sh --build-only, unattended
+#                     (AUTO_PACKAGE_INSTALL=yes), then A B B A with the
+#                     features set (run names SET-A1 SET-B1 SET-B2 SET-A2),
+#                     then compare-kernels.sh (bench/mmtests-ab.sh)
 #   README            how to run each, the sets left out and why, and the
 #                     sets whose workload differs under mmtests
 #
@@ -256,8 +257,11 @@ mmtests: each mmtests/config-SET with run-ab.sh. As root, from the mmtests check
     JOBS=path/to/out/jobs SET=both-g4
     \$JOBS/mmtests/run-ab.sh \$JOBS/mmtests/config-\$SET
 
-It runs ./run-mmtests.sh --run-monitor four times, A B B A, so that a drift over the session hits both
-sides alike (ROUNDS=N: N such rounds), under the run names SET-A1 SET-B1 SET-B2 SET-A2, each with its
+It first runs ./run-mmtests.sh --build-only (run name SET-build), which installs mmtests' packages and
+builds the test before any feature is written; every run-mmtests.sh of run-ab.sh has
+AUTO_PACKAGE_INSTALL=yes, so that mmtests' install-depends runs apt-get -y instead of asking on stdin,
+which run-ab.sh's background runs cannot answer. Then it runs ./run-mmtests.sh --run-monitor four times,
+A B B A, so that a drift over the session hits both sides alike (ROUNDS=N: N such rounds), under the run names SET-A1 SET-B1 SET-B2 SET-A2, each with its
 side's features written first and $reps iterations; keeps the features file in work/log/NAME/sched-features;
 restores it; and runs compare-kernels.sh --auto-detect (significance marks) with SET-B1 as the baseline:
 SET-B2 against it is the run-to-run noise. Monitors as config-scheduler-hackbench has them, every second:

@@ -22,6 +22,17 @@
 # MM_STOP_SECS. Refused with nothing run: run names work/log already has,
 # ROUNDS=0, a config not of make jobs, a directory without mmtests, a
 # kernel without the switches.
+# A fresh mmtests checkout installs its packages unattended: the stand-in
+# run-mmtests.sh calls a stand-in bin/install-depends that does what
+# mmtests' does (read in gormanm/mmtests' bin/install-depends): for a
+# package not installed, unless AUTO_PACKAGE_INSTALL=yes or
+# ~/.mmtests-auto-package-install, it asks "should all packages be
+# automatically installed" and reads the answer from stdin, then runs
+# apt-get install, with -y and DEBIAN_FRONTEND=noninteractive only when
+# automatic; the stand-in apt-get, like apt-get, asks again without -y and
+# aborts on no answer. The stand-in is first shown to fail with stdin from
+# /dev/null; run-ab.sh, whose run-mmtests.sh has no terminal, must then
+# install unattended, in a --build-only run before any feature is written.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
@@ -62,15 +73,22 @@ mm=$t/mmtests dbg=$t/dbg
 mkdir -p "$mm/work/log" "$dbg/sched"
 features="UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV SIS_UTIL"
 echo "$features" >"$dbg/sched/features"
+mkdir -p "$mm/bin" "$t/home" "$t/fakebin"
 cat >"$mm/run-mmtests.sh" <<'MM'
 #!/bin/bash
 # Stand-in for mmtests' run-mmtests.sh: its options, import_configs, the
-# monitor switch, work/log/NAME replaced; then notes what it saw. Its
-# SIGTERM/SIGINT trap notes the signal and goes on, as begin_shutdown does.
+# packages it installs first (bin/install-depends; a test's build fails
+# without them), --build-only (installs, notes it in builds, runs
+# nothing), the monitor switch, work/log/NAME replaced; then notes what it
+# saw. Its SIGTERM/SIGINT trap notes the signal and goes on, as
+# begin_shutdown does.
+SCRIPTDIR=$(cd "$(dirname "$0")" && pwd)
+BUILDONLY=false
 while [ $# -gt 1 ]; do
 	case $1 in
 	-m | --run-monitor) FORCE_RUN_MONITOR=yes ;;
 	-n | --no-monitor) FORCE_RUN_MONITOR=no ;;
+	-b | --build-only) BUILDONLY=true ;;
 	-c | --config) CONFIGS+=("$2"); shift ;;
 	*) echo "unknown option $1" >&2; exit 1 ;;
 	esac
@@ -78,6 +96,11 @@ while [ $# -gt 1 ]; do
 done
 RUNNAME=$1
 for c in "${CONFIGS[@]}"; do source "$c"; done
+"$SCRIPTDIR/bin/install-depends" autoconf gcc make numactl perl-Time-HiRes || { echo "ERROR: Installation step failed" >&2; exit 1; }
+if $BUILDONLY; then
+	echo "$RUNNAME build features=$(cat "$SP_DEBUGFS/sched/features")" >>builds
+	exit 0
+fi
 [ -z "$FORCE_RUN_MONITOR" ] || RUN_MONITOR=$FORCE_RUN_MONITOR
 rm -rf "work/log/$RUNNAME"
 mkdir -p "work/log/$RUNNAME"
@@ -91,14 +114,77 @@ if [ "$RUNNAME" = "$HANG" ]; then
 fi
 exit 0
 MM
+# install-depends as mmtests has it (above), on Debian, as root; installed
+# packages are the lines of $PKGS.
+cat >"$mm/bin/install-depends" <<'ID'
+#!/bin/bash
+rc=0
+for p; do
+	grep -qxF "$p" "$PKGS" 2>/dev/null && continue
+	if [ "$AUTO_PACKAGE_INSTALL" != yes ] && [ ! -e "$HOME/.mmtests-auto-package-install" ]; then
+		if [ ! -e "$HOME/.mmtests-never-auto-package-install" ]; then
+			echo -n "MMTests needs to install $p, should all packages be automatically installed (yes/no/never)? "
+			read -r answer
+			case $answer in
+			yes | y) : >"$HOME/.mmtests-auto-package-install" ;;
+			never) : >"$HOME/.mmtests-never-auto-package-install" ;;
+			esac
+		fi
+	fi
+	yes= front=
+	if [ "$AUTO_PACKAGE_INSTALL" = yes ] || [ -e "$HOME/.mmtests-auto-package-install" ]; then
+		yes=-y front=noninteractive
+	fi
+	if ! DEBIAN_FRONTEND=$front apt-get install $yes "$p"; then
+		echo "WARNING: Failed to cleanly install package $p for distro debian"
+		rc=255
+	fi
+	echo "Installed $p"
+done
+exit $rc
+ID
+# apt-get install: asks without -y, and, as apt-get, aborts on no answer.
+cat >"$t/fakebin/apt-get" <<'APT'
+#!/bin/bash
+echo "DEBIAN_FRONTEND=$DEBIAN_FRONTEND apt-get $*" >>"$APT_LOG"
+[ "$1" = install ] || exit 0
+shift
+y=
+[ "$1" != -y ] || { y=1; shift; }
+if [ -z "$y" ]; then
+	echo -n "Do you want to continue? [Y/n] "
+	read -r a || { echo "Abort."; exit 1; }
+	case $a in "" | y | Y) ;; *) echo "Abort."; exit 1 ;; esac
+fi
+echo "$1" >>"$PKGS"
+APT
 printf '#!/bin/bash\necho "$PWD $*" >>"$(dirname "$0")/compare-args"\n' >"$mm/compare-kernels.sh"
-chmod +x "$mm/run-mmtests.sh" "$mm/compare-kernels.sh"
+chmod +x "$mm/run-mmtests.sh" "$mm/compare-kernels.sh" "$mm/bin/install-depends" "$t/fakebin/apt-get"
 R=$J/run-ab.sh C=$J/config-both-g4
-export SP_DEBUGFS=$dbg
+unset AUTO_PACKAGE_INSTALL
+export SP_DEBUGFS=$dbg HOME=$t/home PKGS=$t/installed APT_LOG=$t/apt.log PATH=$t/fakebin:$PATH
+
+# The stand-in asks, and fails, with stdin from /dev/null, as mmtests does.
+out=$(cd "$mm" && ./run-mmtests.sh --run-monitor --config "$C" probe </dev/null 2>&1) &&
+	fail "the stand-in mmtests installed with stdin from /dev/null: $out"
+grep -q "should all packages be automatically installed" <<<"$out" && grep -q "Abort\." <<<"$out" ||
+	fail "the stand-in mmtests did not ask: $out"
+[ ! -s "$PKGS" ] && [ ! -e "$mm/calls" ] || fail "the stand-in mmtests went on: $(cat "$PKGS" "$mm/calls" 2>/dev/null)"
+rm -rf "$mm/work/log/probe" "$APT_LOG"
+echo "# stand-in mmtests with stdin from /dev/null: asks, apt-get aborts, fails"
 
 "$R" "$C" "$mm" >"$t/ab.out" 2>"$t/ab.log" || fail "run-ab.sh failed: $(cat "$t/ab.log")"
 order=$(cut -d' ' -f1 "$mm/calls" | tr '\n' ' ')
 [ "$order" = "both-g4-A1 both-g4-B1 both-g4-B2 both-g4-A2 " ] || fail "runs in the order $order, not A1 B1 B2 A2"
+# Unattended: installed by the --build-only run, first, with the features
+# as found, apt-get -y and no question.
+[ "$(cat "$mm/builds" 2>/dev/null)" = "both-g4-build build features=$features" ] ||
+	fail "no --build-only run before the features were written: $(cat "$mm/builds" 2>/dev/null)"
+[ "$(wc -l <"$PKGS")" = 5 ] || fail "the packages were not installed: $(cat "$PKGS" 2>/dev/null)"
+! grep -v -- '^DEBIAN_FRONTEND=noninteractive apt-get install -y ' "$APT_LOG" ||
+	fail "apt-get ran without -y and DEBIAN_FRONTEND=noninteractive (above)"
+! grep -q "automatically installed" "$t/ab.out" "$t/ab.log" || fail "mmtests asked: $(cat "$t/ab.out")"
+echo "# fresh mmtests: installed unattended (apt-get -y) by run-mmtests.sh --build-only, before the runs"
 while read -r line; do
 	name=${line%% *} during=features=${line##*features=} mon=${line#* }
 	mon=${mon%% *}
@@ -113,7 +199,7 @@ grep -q 'events=cpu-migrations,context-switches' "$mm/calls" || fail "perf-time-
 [ "$(cat "$mm/compare-args")" = "$mm/work/log --auto-detect --baseline both-g4-B1 --compare both-g4-B2 --compare both-g4-A1 --compare both-g4-A2" ] ||
 	fail "compare-kernels.sh: $(cat "$mm/compare-args" 2>/dev/null)"
 echo "# run-ab.sh: A1 B1 B2 A2 with their features and monitors, restored, compare-kernels.sh --auto-detect --baseline both-g4-B1"
-rm -rf "$mm/work/log"/* "$mm/calls" "$mm/compare-args"
+rm -rf "$mm/work/log"/* "$mm/calls" "$mm/compare-args" "$mm/builds"
 ROUNDS=2 "$R" "$C" "$mm" >/dev/null 2>"$t/ab.log" || fail "ROUNDS=2: run-ab.sh failed: $(cat "$t/ab.log")"
 order=$(cut -d' ' -f1 "$mm/calls" | sed 's/both-g4-//' | tr '\n' ' ')
 [ "$order" = "A1 B1 B2 A2 A3 B3 B4 A4 " ] || fail "ROUNDS=2: runs in the order $order"
@@ -148,7 +234,7 @@ for deaf in "" 1; do
 done
 
 : >"$mm/calls"
-rm -rf "$mm/work/log"/*
+rm -rf "$mm/work/log"/* "$mm/builds"
 mkdir -p "$mm/work/log/both-g4-B2"
 expect_error 1 "work/log/both-g4-B2 exists, which run-mmtests.sh would replace: move it away" -- "$R" "$C" "$mm"
 rm -rf "$mm/work/log"/*
@@ -158,4 +244,5 @@ expect_error 1 "has no SP_SET, SP_SIDE_A and SP_SIDE_B" -- "$R" "$t/plain-config
 expect_error 1 "is not an mmtests checkout" -- "$R" "$C" "$t"
 echo "NO_SIS_UTIL" >"$dbg/sched/features"
 expect_error 1 "has no sched feature UTIL_FITS_CAPACITY: boot a kernel of the series" -- "$R" "$C" "$mm"
-[ ! -s "$mm/calls" ] && [ -z "$(ls "$mm/work/log")" ] || fail "a refused run-ab.sh ran mmtests: $(cat "$mm/calls")"
+[ ! -s "$mm/calls" ] && [ ! -e "$mm/builds" ] && [ -z "$(ls "$mm/work/log")" ] ||
+	fail "a refused run-ab.sh ran mmtests: $(cat "$mm/calls" "$mm/builds" 2>/dev/null)"
