@@ -63,7 +63,7 @@ check: | deps-auto ## the quick tier of the tests, as TAP, ending "N passed, N f
 check-full: | deps-auto ## every test, both tiers (what CI runs)
 	@scripts/check.sh full
 
-deps: ## install the host packages (apt; idempotent; HOST=1: only host mode's); other targets do it as needed
+deps: ## install the host packages (apt; idempotent; HOST=1: only host mode's, and compare-kernels.sh's for make jobs); other targets do it as needed
 	@scripts/deps.sh $(if $(filter 1,$(HOST)),--host)
 
 # Every target that needs the host's tools checks them first: silent and a

@@ -10,9 +10,12 @@
 # APT_GET, DPKG_QUERY and SUDO name other binaries (for the tests).
 # --host (make deps HOST=1, and what make and make bench run with HOST=1
 # once the machine passed their check): only what host mode runs here
-# (scripts/lib/host.sh's HOST_NEEDS), never the VM's toolchain; installed
-# with apt on Debian and Ubuntu, named for the distribution family
-# elsewhere (SP_OS_RELEASE stands for /etc/os-release).
+# (scripts/lib/host.sh's HOST_NEEDS), never the VM's toolchain, and, when
+# asked for (make deps HOST=1, not DEPS_AUTO), what make jobs' mmtests path
+# runs (LAB_NEEDS: compare-kernels.sh's Perl modules and R, installed
+# without apt's recommends: R's would pull in a toolchain); installed with
+# apt on Debian and Ubuntu, named for the distribution family elsewhere
+# (SP_OS_RELEASE stands for /etc/os-release).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/apt.sh"
@@ -44,25 +47,32 @@ root_or_sudo() {
 # headers), not by asking dpkg: the same on every family, and a tool built
 # by hand counts.
 host_deps() {
-	local fam missing pkgs
+	local fam missing lab=() pkgs labpkgs=() all
 	fam=$(os_family)
 	mapfile -t missing < <(host_missing)
-	if [ ${#missing[@]} = 0 ]; then
-		[ -n "$auto" ] || note "deps: all host mode needs is installed"
+	[ -n "$auto" ] || mapfile -t lab < <(host_missing $(lab_checks))
+	all=("${missing[@]}" "${lab[@]}")
+	if [ ${#all[@]} = 0 ]; then
+		[ -n "$auto" ] || note "deps: all host mode and make jobs' mmtests path need is installed"
 		return 0
 	fi
 	read -ra pkgs < <(host_pkgs "$fam" "${missing[@]}")
+	[ ${#lab[@]} = 0 ] || read -ra labpkgs < <(host_pkgs "$fam" "${lab[@]}")
 	[ "$fam" = debian ] ||
-		die "host mode needs $(host_named "${missing[@]}"), not found here; install them: $(host_install_hint "$fam" "${missing[@]}")"
+		die "host mode needs $(host_named "${all[@]}"), not found here; install them: $(host_install_hint "$fam" "${all[@]}")"
 	command -v "$APT_GET" >/dev/null ||
-		die "host mode needs $(host_named "${missing[@]}"); $APT_GET not found: install ${pkgs[*]} by hand"
-	root_or_sudo "${pkgs[*]}" "make deps HOST=1"
-	note "installing ${pkgs[*]} (host mode)"
+		die "host mode needs $(host_named "${all[@]}"); $APT_GET not found: install $(host_pkgs "$fam" "${all[@]}") by hand"
+	all=("${pkgs[@]}" "${labpkgs[@]}")
+	root_or_sudo "${all[*]}" "make deps HOST=1"
+	note "installing ${all[*]} (host mode)"
 	$SUDO "$APT_GET" update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive $SUDO "$APT_GET" install -y -q "${pkgs[@]}" >/dev/null
+	[ ${#pkgs[@]} = 0 ] || DEBIAN_FRONTEND=noninteractive $SUDO "$APT_GET" install -y -q "${pkgs[@]}" >/dev/null
+	[ ${#labpkgs[@]} = 0 ] ||
+		DEBIAN_FRONTEND=noninteractive $SUDO "$APT_GET" install -y -q --no-install-recommends "${labpkgs[@]}" >/dev/null
 	mapfile -t missing < <(host_missing)
-	[ ${#missing[@]} = 0 ] || die "installed ${pkgs[*]}, yet $(host_named "${missing[@]}") still not found; install them by hand"
-	note "deps: installed ${pkgs[*]}"
+	[ -n "$auto" ] || mapfile -t -O "${#missing[@]}" missing < <(host_missing $(lab_checks))
+	[ ${#missing[@]} = 0 ] || die "installed ${all[*]}, yet $(host_named "${missing[@]}") still not found; install them by hand"
+	note "deps: installed ${all[*]}"
 }
 if [ "${1:-}" = --host ]; then
 	host_deps

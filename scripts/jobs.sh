@@ -268,7 +268,10 @@ SET-B2 against it is the run-to-run noise. Monitors as config-scheduler-hackbenc
 perf-time-stat (cpu-migrations, context-switches), mpstat, turbostat where installed, proc-vmstat, vmstat.
 Ctrl-C stops run-mmtests.sh's process group (SIGTERM; SIGKILL after MM_STOP_SECS, default 30), waits for
 it and restores the features file; compare-kernels.sh does not run then. A run name work/log already has
-is refused (mmtests would replace it).
+is refused (mmtests would replace it). compare-kernels.sh needs Perl's File::Which and YAML::PP, and R for
+its significance marks (without R it says "R: not found" and marks nothing significant): on Debian and
+Ubuntu, sudo make deps HOST=1 in the sched-placement checkout installs libfile-which-perl, libyaml-pp-perl
+and r-base-core.
 EOF
 	if [ ${#mmdiff[@]} -gt 0 ]; then
 		echo

@@ -64,6 +64,16 @@ tbench_srv dbench          dbench    dbench    dbench
 gnuplot    gnuplot-nox     gnuplot   gnuplot   gnuplot
 perf       linux-perf      perf      perf      perf'
 
+# What make jobs' mmtests path runs on the lab machine besides mmtests
+# itself, in HOST_NEEDS's columns: compare-kernels.sh, which needs Perl's
+# File::Which and YAML::PP, and R for its significance marks (without R it
+# says "R: not found" and marks no difference significant). A check
+# perl:MODULE is a module Perl loads. make deps HOST=1 installs these too;
+# make HOST=1 and make bench HOST=1, which do not run mmtests, do not.
+LAB_NEEDS='perl:File::Which libfile-which-perl perl-File-Which perl-File-Which perl-file-which
+perl:YAML::PP     libyaml-pp-perl    perl-YAML-PP    perl-YAML-PP    perl-yaml-pp
+R                 r-base-core        R-core          R-base          r'
+
 # os_family: this machine's distribution family, from os-release's ID and
 # ID_LIKE (SP_OS_RELEASE names another file, for the tests): debian,
 # fedora (also RHEL and its rebuilds), suse, arch, or unknown.
@@ -88,14 +98,20 @@ host_missing() {
 	for c in "${checks[@]}"; do
 		case $c in
 		gsl) gcc -E - <<<'#include <gsl/gsl_cdf.h>' >/dev/null 2>&1 || echo gsl ;;
+		perl:*) perl -M"${c#perl:}" -e 1 >/dev/null 2>&1 || echo "$c" ;;
 		*) command -v "$c" >/dev/null || echo "$c" ;;
 		esac
 	done
 }
 
+# lab_checks: the checks of LAB_NEEDS, on one line.
+lab_checks() {
+	awk '{ print $1 }' <<<"$LAB_NEEDS" | xargs
+}
+
 # host_named CHECK...: CHECKs as a message names them.
 host_named() {
-	printf '%s\n' "$@" | sed 's/^gsl$/GSL headers/' | paste -sd' '
+	printf '%s\n' "$@" | sed 's/^gsl$/GSL headers/; s/^perl:\(.*\)/Perl'"'"'s \1/' | paste -sd' '
 }
 
 # host_pkgs FAMILY CHECK...: the packages of CHECKs on FAMILY (an unknown
@@ -104,7 +120,8 @@ host_pkgs() {
 	local col
 	case $1 in debian | unknown) col=2 ;; fedora) col=3 ;; suse) col=4 ;; arch) col=5 ;; esac
 	shift
-	awk -v col="$col" -v want=" $* " 'index(want, " " $1 " ") && !seen[$col]++ { print $col }' <<<"$HOST_NEEDS" | xargs
+	awk -v col="$col" -v want=" $* " 'index(want, " " $1 " ") && !seen[$col]++ { print $col }' <<<"$HOST_NEEDS
+$LAB_NEEDS" | xargs
 }
 
 # host_install_hint FAMILY CHECK...: how to install what CHECKs need on

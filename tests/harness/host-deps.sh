@@ -2,7 +2,10 @@
 # check: quick, budget 60 s
 # deps.sh --host (make deps HOST=1, and make and make bench with HOST=1):
 # only what host mode runs, found by running it (a compiler, GSL's headers,
-# hackbench, cyclictest, tbench, gnuplot). On Debian and Ubuntu apt installs
+# hackbench, cyclictest, tbench, gnuplot), and, in make deps HOST=1 alone
+# (not in make HOST=1's automatic step), compare-kernels.sh's Perl modules
+# (File::Which, YAML::PP) and R for make jobs' mmtests path, installed
+# without apt's recommends. On Debian and Ubuntu apt installs
 # what is missing and nothing else (no QEMU, no VM toolchain, no dpkg query);
 # on Fedora, openSUSE, Arch and an unknown family the error names that
 # family's install command and packages, and no package tool runs. This
@@ -14,7 +17,7 @@
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
 mkdir "$t/bin" "$t/fake"
-hidden=" gcc cc hackbench cyclictest tbench tbench_srv gnuplot dpkg-query apt-get apt dnf yum zypper pacman sudo "
+hidden=" gcc cc hackbench cyclictest tbench tbench_srv gnuplot dpkg-query apt-get apt dnf yum zypper pacman sudo perl R "
 for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
 	for f in "$d"/*; do
 		n=${f##*/}
@@ -23,12 +26,13 @@ for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
 	done
 done
 export PATH="$t/fake:$t/bin" SP_OS_RELEASE=$t/os-release SUDO=
-# have CMD...: a stand-in CMD on PATH; gsl: GSL's headers, as gcc -E sees.
+# have CMD...: a stand-in CMD on PATH; gsl: GSL's headers, as gcc -E sees;
+# perl:MODULE: a module the stand-in perl loads.
 have() {
 	local c
 	for c; do
-		if [ "$c" = gsl ]; then
-			: >"$t/gsl"
+		if [ "$c" = gsl ] || [ "${c#perl:}" != "$c" ]; then
+			: >"$t/$c"
 		else
 			printf '#!/bin/sh\n' >"$t/fake/$c"
 			chmod +x "$t/fake/$c"
@@ -47,7 +51,9 @@ echo "apt-get \$*" >>"$t/calls"
 for p; do
 	case \$p in
 	rt-tests) c="hackbench cyclictest" ;; dbench) c="tbench tbench_srv" ;;
-	gnuplot-nox) c=gnuplot ;; build-essential) c=gcc ;; libgsl-dev) : >"$t/gsl"; continue ;; *) continue ;;
+	gnuplot-nox) c=gnuplot ;; build-essential) c=gcc ;; libgsl-dev) : >"$t/gsl"; continue ;;
+	libfile-which-perl) : >"$t/perl:File::Which"; continue ;; libyaml-pp-perl) : >"$t/perl:YAML::PP"; continue ;;
+	r-base-core) c=R ;; *) continue ;;
 	esac
 	for x in \$c; do [ -e "$t/fake/\$x" ] || { printf '#!/bin/sh\n' >"$t/fake/\$x"; chmod +x "$t/fake/\$x"; }; done
 done
@@ -57,8 +63,11 @@ chmod +x "$t/fake/"*
 printf '#!/bin/sh\n[ -e "%s/gsl" ]\n' "$t" >"$t/gcc.real"
 chmod +x "$t/gcc.real"
 gcc_on() { ln -sf "$t/gcc.real" "$t/fake/gcc"; }
-reset() { # no tool but gcc, no GSL, no calls
-	rm -f "$t/fake/"{hackbench,cyclictest,tbench,tbench_srv,gnuplot,gcc} "$t/gsl" "$t/calls"
+# perl stand-in: -MMODULE -e 1 succeeds once the module is "installed".
+printf '#!/bin/sh\nm=${1#-M}\n[ -e "%s/perl:$m" ]\n' "$t" >"$t/fake/perl"
+chmod +x "$t/fake/perl"
+reset() { # no tool but gcc and perl, no GSL, no Perl module, no R, no calls
+	rm -f "$t/fake/"{hackbench,cyclictest,tbench,tbench_srv,gnuplot,gcc,R} "$t/gsl" "$t/perl:"* "$t/calls"
 	gcc_on
 }
 os() { printf '%s\n' "$@" >"$t/os-release"; }
@@ -91,8 +100,30 @@ DEPS_AUTO=1 "$D" --host >/dev/null 2>&1 || fail "no compiler: exit $?"
 grep -qx 'apt-get install -y -q build-essential libgsl-dev' "$t/calls" || fail "no compiler: $(cat "$t/calls")"
 # An install that leaves a tool missing is an error, not a silent pass.
 reset
-have gsl hackbench cyclictest gnuplot
+have gsl hackbench cyclictest gnuplot perl:File::Which perl:YAML::PP R
 NOOP_APT=1 expect_error 1 "installed dbench, yet tbench tbench_srv still not found" -- "$D" --host
+
+# make jobs' mmtests path: compare-kernels.sh's Perl modules and R, in make
+# deps HOST=1 alone, without recommends (R's pull in a toolchain); make
+# HOST=1's automatic step leaves them.
+os 'ID=debian'
+reset
+have gsl hackbench cyclictest tbench tbench_srv gnuplot
+out=$(DEPS_AUTO=1 "$D" --host 2>&1) && [ -z "$out" ] && [ ! -e "$t/calls" ] ||
+	fail "automatic step, Perl modules and R missing: $out $(cat "$t/calls" 2>/dev/null)"
+"$D" --host >/dev/null 2>&1 || fail "make deps HOST=1, Perl modules and R missing: exit $?"
+printf '%s\n' 'apt-get update -q' 'apt-get install -y -q --no-install-recommends libfile-which-perl libyaml-pp-perl r-base-core' >"$t/want"
+diff "$t/want" "$t/calls" >&2 || fail "make deps HOST=1: want apt-get install of the Perl modules and R only"
+echo "# make deps HOST=1: $(tail -n1 "$t/calls")"
+rm "$t/calls"
+out=$("$D" --host 2>&1) && [ ! -e "$t/calls" ] || fail "after the install: $out $(cat "$t/calls" 2>/dev/null)"
+rm -f "$t/fake/R"
+NOOP_APT=1 expect_error 1 "installed r-base-core, yet R still not found" -- "$D" --host
+os 'ID=fedora'
+reset
+have gsl hackbench cyclictest tbench tbench_srv gnuplot
+expect_error 1 "host mode needs Perl's File::Which Perl's YAML::PP R, not found here; install them: dnf install perl-File-Which perl-YAML-PP R-core" -- "$D" --host
+[ ! -e "$t/calls" ] || fail "Fedora: called $(cat "$t/calls")"
 
 # Other families: the family's command and packages, no package tool run.
 reset
