@@ -24,13 +24,24 @@
 # end, and on SIGINT, SIGTERM or SIGHUP once the running lkp run is stopped
 # (it runs in a process group of its own: bench/lib.sh run_group).
 #
+# Each run's workload must last LKP_MIN_SECS (default 10; 0: unchecked),
+# by TESTCASE.time.elapsed_time in its stats.json (GNU time's, around the
+# testcase: lkp-tests' bin/run-test): perf-stat's per-second rates count
+# whole one-second intervals of the lkp run, the last, partial one
+# dropped, over its whole time, so on a short run they measure LKP's
+# start-up. A shorter run stops run-ab.sh, which names the loops (or
+# seconds) to give make jobs.
+#
 # AB_OUT (default lkp-ab-SET in the current directory) gets raw (the stats
 # input, "SIDE FIELD VALUE" a line), roots ("SIDE RESULT_ROOT" per run, in
 # run order), table, and log/ (each lkp run's output); it is AB_OUT.partial
-# until the table is written, and removed if the run fails (an error shows
-# the end of the failed lkp run's output; the result roots stay in LKP's). LKP is the lkp
+# until the table is written, and removed if the run fails: the error names
+# the failed run's result root, which lkp run makes under LKP_RESULT
+# (/lkp/result, lkp-tests' RESULT_ROOT_DIR)/TESTCASE/ before it runs the job
+# and links to -o only at its end (bin/run-local), the workload's output
+# being its file TESTCASE, and shows the end of lkp run's output. LKP is the lkp
 # command (default lkp on PATH), SP_DEBUGFS stands for /sys/kernel/debug (the
-# tests give fakes of both).
+# tests give fakes of all three).
 set -euo pipefail
 usage="usage: [REPS=N] [STATS=path/to/stats] [AB_OUT=DIR] run-ab.sh JOB SPLIT_DIR"
 [ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
@@ -55,6 +66,11 @@ reps=${REPS:-$(meta reps)}
 	err "REPS=$reps: want 2 or more runs per side (a side of one run has no spread)"
 STATS=${STATS:-$here/../../../build/bin/stats}
 [ -x "$STATS" ] || err "no stats tool at $STATS: run make tools in the sched-placement checkout, or give STATS=path/to/stats"
+min_secs=${LKP_MIN_SECS:-10}
+[[ $min_secs =~ ^[0-9]+$ ]] || err "LKP_MIN_SECS=$min_secs: want whole seconds (0: unchecked)"
+testcase=$(sed -n 's/^testcase: *//p' "$job" | head -n 1)
+[ -n "$testcase" ] || err "$job has no testcase: use a job of make jobs"
+results=${LKP_RESULT:-/lkp/result}
 LKP=${LKP:-lkp}
 command -v "$LKP" >/dev/null || err "$LKP not found: install lkp-tests (make install in its checkout) or give LKP=path/to/lkp"
 
@@ -99,11 +115,45 @@ field() {
 		END { exit !f }' "$1"
 }
 num='^-?[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?$'
-# run_failed WHY: the lkp run of $j failed WHY; the end of its output.
+# roots: the result roots of this testcase, by their job.sh (lkp run
+# writes it at the start of the run); new_roots: those not in $before.
+roots() { find "$results/$testcase" -name job.sh 2>/dev/null | sed 's|/job.sh$||' | sort; }
+new_roots() { roots | comm -13 "$before" -; }
+# run_failed WHY: the lkp run of $j failed WHY: its result root, and the
+# end of lkp run's output.
 run_failed() {
-	echo "error: lkp run $j $1; the end of its output:" >&2
+	local r where
+	r=$(new_roots | tail -n 1)
+	if [ -n "$r" ]; then
+		where="its result root: $r (the workload's output: $r/$testcase)"
+	else
+		where="it made no result root under $results/$testcase (LKP keeps 100 runs of a job, .../0 to .../99: move older ones away)"
+	fi
+	echo "error: lkp run $j $1; $where; the end of lkp run's output ($log):" >&2
 	tail -n 20 "$log" | sed 's/^/  /' >&2
 	exit 1
+}
+# knob: what make jobs takes for the length of this job's workload, and
+# its value in the job.
+knob() {
+	local k=HB_LOOPS key=loops
+	case $testcase in
+	perf-bench-sched-pipe) k=PIPE_LOOPS ;;
+	perf-bench-sched-messaging) k=MSG_LOOPS ;;
+	tbench) k=TBENCH_SECS key=runtime ;;
+	schbench) k=SCHBENCH_SECS key=runtime ;;
+	esac
+	echo "$k $(sed -n "s/^ *$key: *\([0-9]*\).*/\1/p" "$j" | head -n 1)"
+}
+# check_length ROOT: the workload of ROOT lasted min_secs.
+check_length() {
+	local secs k cur
+	[ "$min_secs" != 0 ] || return 0
+	secs=$(field "$1/stats.json" "$testcase.time.elapsed_time") && [[ $secs =~ $num ]] ||
+		run_failed "gave no $testcase.time.elapsed_time in $1/stats.json, so its length is unknown: install GNU time (lkp install does), or LKP_MIN_SECS=0 to leave it unchecked"
+	awk -v s="$secs" -v m="$min_secs" 'BEGIN { exit !(s < m) }' || return 0
+	read -r k cur < <(knob)
+	run_failed "ran its workload for $secs s, under LKP_MIN_SECS=$min_secs: perf-stat's per-second rates would count LKP's start-up as much as the workload; give make jobs $k=$(awk -v c="${cur:-0}" -v s="$secs" -v m="$min_secs" 'BEGIN { v = c * m * 1.5 / (s > 0 ? s : 1); printf "%d", v == int(v) ? v : int(v) + 1 }') (this job has ${cur:-?}), or LKP_MIN_SECS=0 to leave it unchecked"
 }
 n=0
 for ((r = 1; r <= reps; r++)); do
@@ -113,11 +163,12 @@ for ((r = 1; r <= reps; r++)); do
 		n=$((n + 1))
 		if [ "$side" = A ]; then j=$ja words=$a; else j=$jb words=$b; fi
 		echo "run-ab: $set run $r/$reps of $side: $words" >&2
-		log=$out.partial/log/$n-$side
+		log=$out.partial/log/$n-$side before=$out.partial/before
 		rm -f "$out.partial/result"
+		roots >"$before"
 		run_group "$LKP" run -o "$out.partial/result" "$j" >"$log" 2>&1 || run_failed "failed (exit $?)"
 		root=$(readlink -f "$out.partial/result" 2>/dev/null) && [ -d "$root" ] ||
-			run_failed "made no result root (LKP keeps 100 runs of a job, .../0 to .../99: move older ones away)"
+			run_failed "made no link to its result root (lkp run links -o at its very end)"
 		! grep -qxF -e "A $root" -e "B $root" "$out.partial/roots" 2>/dev/null ||
 			run_failed "made no new result root ($root again: LKP keeps 100 runs of a job, .../0 to .../99: move older ones away)"
 		echo "$side $root" >>"$out.partial/roots"
@@ -127,9 +178,10 @@ for ((r = 1; r <= reps; r++)); do
 			if v=$(field "$root/stats.json" "$k") && [[ $v =~ $num ]]; then
 				echo "$side $k $v" >>"$out.partial/raw"
 			elif [ "$k" = "${fields[0]}" ]; then
-				run_failed "gave no number for $k in $root/stats.json (the workload's output: $root/output)"
+				run_failed "gave no number for $k in $root/stats.json"
 			fi
 		done
+		check_length "$root"
 	done
 done
 restore_features

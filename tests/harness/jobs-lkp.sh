@@ -7,9 +7,11 @@
 # -o names no directory or the hosts file is missing, else writes one job per
 # value of sched_feature's feature, unquoted as Ruby's YAML.dump writes it;
 # run (run-local) writes the job's feature words into the features file one
-# at a time as programs/sched_feature/setup does, and links -o to a new
-# result root, here the next of fixture roots (stats.json in LKP's pretty
-# JSON, and matrix.json) that this test writes.
+# at a time as programs/sched_feature/setup does, takes a new result root
+# under LKP_RESULT/TESTCASE/ (here the next of fixture roots: stats.json in
+# LKP's pretty JSON, with GNU time's TESTCASE.time.elapsed_time, and
+# matrix.json, that this test writes), writes job.sh and the workload's
+# output (file TESTCASE) there, and at its end links -o to it.
 # Checked: the commands of out/jobs/README's LKP block, which README.md's
 # "On hardware" repeats, run in order as written (both-g4, REPS=2); the runs go A B B A, each with its side's
 # words in the features file; run-ab.sh's table is build/bin/stats's on the
@@ -20,7 +22,10 @@
 # leaves no output directory; and run-ab.sh refuses, with nothing run, a
 # split directory without the two jobs, a job not of make jobs, REPS=1, no
 # stats tool and a kernel without the switches, and stops with the features
-# restored when an lkp run makes no new result root.
+# restored when an lkp run makes no result root, fails or makes no link
+# (naming the run's result root under LKP_RESULT and its output file), when
+# a run's workload lasted under LKP_MIN_SECS (naming the loops for make
+# jobs) and when its length is not in stats.json.
 . "$(dirname "$0")/../lib.sh"
 S=$BUILD/bin/stats
 [ -x "$S" ] || fail "no $S; run 'make tools'"
@@ -31,7 +36,7 @@ J=$t/jobs
 [ -x "$J/lkp/run-ab.sh" ] && [ -f "$J/lkp/lib.sh" ] || fail "make jobs wrote no lkp/run-ab.sh and lib.sh: $(ls "$J/lkp")"
 
 # The fake lkp-tests checkout, lkp and debugfs.
-src=$t/lkp-tests dbg=$t/dbg res=$t/result
+src=$t/lkp-tests dbg=$t/dbg res=$t/lkpresult/hackbench
 mkdir -p "$src/hosts" "$t/bin" "$dbg/sched" "$res"
 features="UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV SIS_UTIL"
 echo "$features" >"$dbg/sched/features"
@@ -88,10 +93,12 @@ run)
 		exit 0
 	fi
 	[ -z "${NOROOT:-}" ] || exit 0
-	for r in "$FAKE/result/${words// /_}"/*; do
-		[ -e "$r/taken" ] && continue
-		touch "$r/taken"
-		ln -sfn "$r" "$link"
+	for r in "$LKP_RESULT/hackbench/${words// /_}"/*; do
+		[ -e "$r/job.sh" ] && continue
+		echo "# job of $words" >"$r/job.sh"
+		echo "Time: 12.5" >"$r/hackbench"
+		[ -z "${FAILRUN:-}" ] || exit 3
+		[ -n "${NOLINK:-}" ] || ln -sfn "$r" "$link"
 		exit 0
 	done
 	echo "cannot create more result_roots" >&2 ;;
@@ -102,7 +109,8 @@ chmod +x "$t/bin/lkp"
 # fixtures SIDE_A_WORDS SIDE_B_WORDS: two result roots per side, numbers
 # from $t/numbers ("SIDE VALUE PERF_MIGRATIONS PERF_CTXSW" a root; "-"
 # leaves a perf-stat field out), in LKP's layout .../N/stats.json and its
-# matrix.json; the fixture roots are taken again from scratch.
+# matrix.json, the workload's length ELAPSED seconds (default 12.5; "-":
+# none); the fixture roots are taken again from scratch.
 fixtures() {
 	rm -rf "$res"
 	python3 - "$res" "$1" "$2" "$t/numbers" <<'PY'
@@ -115,6 +123,7 @@ for line in open(numbers):
     seen[side] += 1
     os.makedirs(d)
     stats = {'hackbench.throughput_avg': 1.0, 'hackbench.throughput': float(tp)}
+    if os.environ.get('ELAPSED', '12.5') != '-': stats['hackbench.time.elapsed_time'] = float(os.environ.get('ELAPSED', '12.5'))
     if mig != '-': stats['perf-stat.ps.cpu-migrations'] = float(mig)
     if cs != '-': stats['perf-stat.ps.context-switches'] = float(cs)
     json.dump(stats, open(f"{d}/stats.json", 'w'), indent=2)
@@ -124,7 +133,7 @@ PY
 A="UTIL_FITS_CAPACITY SELECT_BIAS_PREV" B="NO_UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV"
 printf '%s\n' "A 1000.5 300 5000" "A 1100.25 320 5100" "B 900 400 5300" "B 950.75 410 -" >"$t/numbers"
 fixtures "$A" "$B"
-export CALLS=$t/calls FAKE=$t LKP_SRC=$src SP_DEBUGFS=$dbg STATS=$S PATH=$t/bin:$PATH HOSTNAME=box
+export CALLS=$t/calls FAKE=$t LKP_SRC=$src SP_DEBUGFS=$dbg STATS=$S PATH=$t/bin:$PATH HOSTNAME=box LKP_RESULT=$t/lkpresult
 
 # The README's LKP commands, in order, as written.
 cmds=$(awk '/^LKP/ { f = 1 } f && /^mmtests/ { exit } f && sub(/^    /, "")' "$J/README")
@@ -204,7 +213,25 @@ expect_error 1 "has no sched feature UTIL_FITS_CAPACITY: boot a kernel of the se
 ! grep -q '^ran' "$CALLS" || fail "a refused run-ab.sh ran lkp: $(cat "$CALLS")"
 echo "$features" >"$dbg/sched/features"
 fixtures "$A" "$B"
-expect_error 1 "made no result root" -- env NOROOT=1 AB_OUT="$t/noroot" "$R" "$J/lkp/both-g4.yaml" split/both-g4
+expect_error 1 "it made no result root under $t/lkpresult/hackbench" -- env NOROOT=1 AB_OUT="$t/noroot" "$R" "$J/lkp/both-g4.yaml" split/both-g4
 [ "$(cat "$dbg/sched/features")" = "$features" ] || fail "no result root: features not restored: $(cat "$dbg/sched/features")"
 [ ! -e "$t/noroot" ] && [ ! -e "$t/noroot.partial" ] || fail "a failed run-ab.sh left output: $(ls "$t")"
+# A failed run and a run without its link: the root it made, and the
+# workload's output there, are named.
+a0=$res/${A// /_}/0
+fixtures "$A" "$B"
+expect_error 1 "failed \(exit 3\); its result root: $a0 \(the workload's output: $a0/hackbench\)" -- env FAILRUN=1 AB_OUT="$t/fail" "$R" "$J/lkp/both-g4.yaml" split/both-g4
+[ -f "$a0/hackbench" ] || fail "the fake lkp wrote no $a0/hackbench"
+fixtures "$A" "$B"
+expect_error 1 "made no link to its result root .*; its result root: $a0 " -- env NOLINK=1 AB_OUT="$t/fail" "$R" "$J/lkp/both-g4.yaml" split/both-g4
+# A run too short for perf-stat, and one whose length is unknown.
+ELAPSED=3 fixtures "$A" "$B"
+loops=$(sed -n 's/^  loops: *//p' "$J/lkp/both-g4.yaml")
+expect_error 1 "ran its workload for 3(\\.0)? s, under LKP_MIN_SECS=10: .* give make jobs HB_LOOPS=$((loops * 5)) \(this job has $loops\)" -- env AB_OUT="$t/short" "$R" "$J/lkp/both-g4.yaml" split/both-g4
+[ "$(cat "$dbg/sched/features")" = "$features" ] || fail "short run: features not restored: $(cat "$dbg/sched/features")"
+[ ! -e "$t/short" ] && [ ! -e "$t/short.partial" ] || fail "a short run left output: $(ls "$t")"
+ELAPSED=- fixtures "$A" "$B"
+expect_error 1 "gave no hackbench.time.elapsed_time in .*: install GNU time" -- env AB_OUT="$t/short" "$R" "$J/lkp/both-g4.yaml" split/both-g4
+ELAPSED=3 fixtures "$A" "$B"
+LKP_MIN_SECS=0 AB_OUT="$t/unchecked" "$R" "$J/lkp/both-g4.yaml" split/both-g4 >/dev/null 2>&1 || fail "LKP_MIN_SECS=0 refused a short run"
 expect_error 1 "lkp-ab-both-g4 exists: move it away" -- "$R" "$J/lkp/both-g4.yaml" split/both-g4
