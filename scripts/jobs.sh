@@ -24,7 +24,8 @@
 #   [JOB_SETS='both-g4 ...'] [REPS=12] [LLC_CPUS=16] [JOBS_OUT=out/jobs] jobs.sh
 #
 # The workload comes from series-ab.sh -D, so its knobs are the bench's
-# (HB_LOOPS, TBENCH_SECS, SCHBENCH_SECS, PIPE_LOOPS, MSG_LOOPS). REPS runs per
+# (HB_LOOPS, TBENCH_SECS, SCHBENCH_SECS, PIPE_LOOPS, MSG_LOOPS), with loop
+# counts for hardware by default (below). REPS runs per
 # side; LLC_CPUS, the CPUs of one LLC of the target (16 on EPYC Milan), sizes
 # schbench's workers as sp-schbench sizes them from sysfs. The names used are
 # those of lkp-tests bbbc29c and mmtests 638401e (tests/harness/jobs.sh
@@ -37,6 +38,27 @@ read -ra sets <<<"${JOB_SETS:-both-g1 both-g4 fit-g4 tbench-64 boost schbench-2 
 reps=${REPS:-$AB_REPS} llc=${LLC_CPUS:-16}
 need_reps "$reps"
 [[ $llc =~ ^[1-9][0-9]*$ ]] || die "LLC_CPUS=$llc: want the CPUs of one LLC of the target machine"
+# Loops for hardware, so that a run lasts at least ~10 s there: LKP's
+# perf-stat gives per-second rates over whole one-second intervals of the
+# lkp run (it drops the last, partial one) divided by the whole time, so
+# a run of well under a second measures LKP's start-up, not the workload
+# (make bench's loops are sized for the emulator: 500 hackbench loops take
+# tens of milliseconds on hardware). From the hardware numbers of the
+# original threads (shared/seeds): hackbench -g 32 -f 20 --threads --pipe
+# -l 480000 took 40 s on 2 x EPYC 9654 (000, v2 1/2): 20 x 480000
+# messages per receiver, 2.4e5 a second with 3.3 tasks a CPU; perf bench
+# sched messaging -t -g 1 -l 2000 took 0.4377 s on a 160-CPU Ampere Altra
+# (001): 4570 loops a second; perf bench sched pipe's documented run, 1e6
+# loops in 5.855 s (tools/perf/Documentation/perf-bench.txt): 1.71e5 a
+# second. Each rate x 3 (a task alone on its CPU, a faster machine), x 10 s,
+# rounded up: 7.2e6 messages per hackbench receiver (-f F: F a loop, so
+# 720000 loops at -f 10, 900000 at -f 8), messaging 140000, pipe 5200000
+# loops; 10 s or more at 3 times those rates, 30 s at them. Given
+# HB_LOOPS, the hackbench sets keep their own -l (HB_LOOPS where the set
+# takes it). bench/lkp-ab.sh checks each run's length (LKP_MIN_SECS) all
+# the same.
+HB_RECV_MSGS=7200000 hb_given=${HB_LOOPS:-}
+export MSG_LOOPS=${MSG_LOOPS:-140000} PIPE_LOOPS=${PIPE_LOOPS:-5200000}
 defs=$("$TOP/bench/series-ab.sh" -D "${sets[@]}") || exit
 
 out=${JOBS_OUT:-$TOP/out/jobs}
@@ -65,13 +87,17 @@ opt() {
 lkp_head() {
 	printf 'suite: %s\ntestcase: %s\ncategory: benchmark\n' "$1" "$1"
 }
-# lkp_monitors: the profilers among the default monitors of LKP's category
-# benchmark (include/category/benchmark) start recording after a delay, 30 s
-# (perf-sched), 60 s (perf-c2c) and 100 s (perf-profile) when the job has
-# no runtime, past the end of a run of seconds; here they record from the
-# start. A job's monitor key replaces the default's whole, hence lite_mode.
+# lkp_monitors: no profiler over a measured run. The default monitors of
+# LKP's category benchmark (include/category/benchmark) include three that
+# record across all CPUs (perf-sched, perf-c2c, perf-profile), whose
+# threads would take the idle CPUs the switches decide on; a key ending in
+# "-" removes a key of the defaults (lib/hash.rb, revise_hash), as
+# jobs/pmbench-dcpmm.yaml removes perf-profile. perf-stat (counters only)
+# stays: its migrations and context switches are compared.
+LKP_PROFILERS='perf-sched perf-c2c perf-profile'
 lkp_monitors() {
-	printf 'perf-sched:\n  lite_mode: 1\n  delay: 0\nperf-profile:\n  delay: 0\nperf-c2c:\n  delay: 0\n'
+	local m
+	for m in $LKP_PROFILERS; do printf '%s-:\n' "$m"; done
 }
 # mm_monitors: mmtests' monitors as configs/config-scheduler-hackbench has
 # them, every second (these runs are short), turbostat only where installed
@@ -107,6 +133,10 @@ while IFS='|' read -r set feat also _ title work; do
 		[[ " $work " != *" --threads "* ]] || mode=threads
 		[[ " $work " != *" --pipe "* ]] || ipc=pipe
 		g=$(opt "$work" -g) f=$(opt "$work" -f) s=$(opt "$work" -s) l=$(opt "$work" -l)
+		# mmtests' groups have 20 receivers of 20 senders: as many
+		# messages per receiver at 20 a loop.
+		lm=$l
+		[ -n "$hb_given" ] || l=$(((HB_RECV_MSGS + ${f:-20} - 1) / ${f:-20})) lm=$(((HB_RECV_MSGS + 19) / 20))
 		lkp="$(lkp_head hackbench)
 nr_threads: $g
 iterations: 1x
@@ -120,8 +150,9 @@ hackbench:
 		[ "$mode" = threads ] && mode=thread
 		[ "$ipc" = pipe ] && ipc=pipes || ipc=sockets
 		mm="# mmtests' hackbench is perf bench sched messaging: $g groups of 20 senders
-# and 20 receivers where the set's hackbench has $f of each.
-$(mm_hackbench "$mode-$ipc" "$g" "$l")"
+# and 20 receivers where the set's hackbench has $f of each (loops: as many
+# messages per receiver).
+$(mm_hackbench "$mode-$ipc" "$g" "$lm")"
 		mmdiff+=("$set: mmtests' hackbench is perf bench sched messaging, 20 senders and 20 receivers a group: $g groups are $((40 * g)) tasks there, $((2 * f * g)) here (hackbench -f $f)") ;;
 	*/tbench.sh\ *)
 		read -r _ secs n <<<"$work"
@@ -246,9 +277,20 @@ numbers and the result roots in lkp-ab-SET/. LKP keeps 100 runs of a job (result
 sched_feature's setup writes the side's words one at a time (the kernel refuses two in one write), has
 no teardown, and does nothing when debugfs is not mounted: after a plain lkp run the side's switches
 stay written. run-ab.sh checks the words after each run, and writes back the features file it found at
-the end, also after Ctrl-C. The profilers among LKP's default monitors (perf-sched, perf-profile,
-perf-c2c) wait 30 to 100 s before they record, longer than these runs: the jobs set their delay to 0, so
-they record every run of both sides from its start. lkp compare -d feature cannot pair these sides: result
+the end, also after Ctrl-C.
+
+No profiler runs over a measured run: the jobs remove the profilers among LKP's default monitors
+(perf-sched-:, perf-c2c-:, perf-profile-:), whose threads on every CPU would take the idle CPUs the
+switches decide on; perf-stat (counters) stays. For a profile, run a side's split job once more, apart
+from run-ab.sh and not compared, with a profiler put back, e.g. lkp run -s 'perf-profile: {delay: 0}'
+split/\$SET/JOB.yaml. The loops are sized for hardware ($HB_RECV_MSGS messages per hackbench receiver,
+MSG_LOOPS=$MSG_LOOPS, PIPE_LOOPS=$PIPE_LOOPS by default; scripts/jobs.sh says how), so that a run lasts 10 s or more:
+perf-stat's per-second rates count whole one-second intervals of the lkp run, the last, partial one
+dropped, over its whole time, so on a run of under a second they measure LKP's start-up. run-ab.sh
+stops at the first run whose workload took under LKP_MIN_SECS (default 10; from TESTCASE.time.elapsed_time
+in stats.json, GNU time's, which lkp install installs) and names the loops to give make jobs. When a run
+fails, run-ab.sh names its result root (under /lkp/result/TESTCASE/, where lkp run writes, the workload's
+output in its file TESTCASE) and shows the end of lkp run's output. lkp compare -d feature cannot pair these sides: result
 paths keep the first 31 characters of a value, spaces made _, and compare looks for the whole value in
 them; it works only for sides of one word of at most 31 characters.
 
