@@ -50,7 +50,9 @@ host_deps() {
 	local fam missing lab=() pkgs labpkgs=() all
 	fam=$(os_family)
 	mapfile -t missing < <(host_missing)
-	[ -n "$auto" ] || mapfile -t lab < <(host_missing $(lab_checks))
+	local labc=()
+	[ -n "$auto" ] || read -ra labc < <(lab_checks)
+	[ ${#labc[@]} = 0 ] || mapfile -t lab < <(host_missing "${labc[@]}")
 	all=("${missing[@]}" "${lab[@]}")
 	if [ ${#all[@]} = 0 ]; then
 		[ -n "$auto" ] || note "deps: all host mode and make jobs' mmtests path need is installed"
@@ -70,7 +72,7 @@ host_deps() {
 	[ ${#labpkgs[@]} = 0 ] ||
 		DEBIAN_FRONTEND=noninteractive $SUDO "$APT_GET" install -y -q --no-install-recommends "${labpkgs[@]}" >/dev/null
 	mapfile -t missing < <(host_missing)
-	[ -n "$auto" ] || mapfile -t -O "${#missing[@]}" missing < <(host_missing $(lab_checks))
+	[ ${#labc[@]} = 0 ] || mapfile -t -O "${#missing[@]}" missing < <(host_missing "${labc[@]}")
 	[ ${#missing[@]} = 0 ] || die "installed ${all[*]}, yet $(host_named "${missing[@]}") still not found; install them by hand"
 	note "deps: installed ${all[*]}"
 }
