@@ -11,16 +11,17 @@ dpkg_installed() {
 	done < <("${DPKG_QUERY:-dpkg-query}" -W -f '${Package} ${Version} ${Status}\n' "$@" 2>/dev/null || true)
 }
 
-# private_apt DIR SUITE: an apt state of our own under DIR that sees only SUITE
-# of the mirror this machine already uses (we never name one), leaving the
-# system's apt setup alone. Sets APT_OPTS for apt-get/apt-cache.
+# private_apt DIR SUITE [TYPE]: an apt state of our own under DIR that sees
+# only SUITE of the mirror this machine already uses (we never name one),
+# leaving the system's apt setup alone; TYPE deb (binary packages, the
+# default) or deb-src (source packages). Sets APT_OPTS for apt-get/apt-cache.
 private_apt() {
-	local dir=$1 suite=$2 mirror
+	local dir=$1 suite=$2 type=${3:-deb} mirror
 	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial"
 	mirror=$("${APT_GET:-apt-get}" indextargets --format '$(REPO_URI)' 2>/dev/null |
 		grep -v -- '-security' | sort -u | head -n1)
 	[ -n "$mirror" ] || die "no apt mirror configured on this machine; run 'apt-get update' first"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+	echo "$type [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
 		>"$dir/sources.list"
 	APT_OPTS=(-o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
 		-o "Dir::Etc::SourceList=$dir/sources.list" -o "Dir::Etc::SourceParts=/dev/null"
