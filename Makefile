@@ -45,7 +45,7 @@ STRESS_FLAVOR ?= debug
 ##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: help all main main-check deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench bench-check base-vs-series stress jobs deb check check-full tools clean
+.PHONY: help all main main-check deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench bench-check base-vs-series stress jobs deb check check-full tools ledger clean
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
@@ -149,6 +149,23 @@ build/bin/stats: bench/stats.c | deps-auto
 	@echo '#include <gsl/gsl_cdf.h>' | gcc -E - >/dev/null 2>&1 || \
 		{ echo "error: GSL headers not found; run 'make deps' (installs libgsl-dev)" >&2; exit 1; }
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lgsl -lgslcblas -lm
+
+ledger: build/ledger/libledger.so build/bin/sp-mark ## the cache ledger: build/ledger/libledger.so (QEMU plugin) and build/bin/sp-mark (ledger/README.md)
+
+LEDGER_SRC := ledger/model.c ledger/model.h ledger/mark.h
+
+# The header comes from Debian's qemu source package, checked against
+# ledger/qemu-source, and lives in the download cache (ledger/fetch-header.sh).
+build/ledger/libledger.so: ledger/ledger.c $(LEDGER_SRC) ledger/qemu-source ledger/fetch-header.sh | deps-auto
+	@mkdir -p $(@D)
+	@inc=$$(ledger/fetch-header.sh) && \
+		echo "gcc -shared -o $@ ledger/ledger.c ledger/model.c (qemu-plugin.h from $$inc)" && \
+		gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -I"$$inc" -o $@ \
+			ledger/ledger.c ledger/model.c
+
+build/bin/sp-mark: ledger/sp-mark.c ledger/mark.h | deps-auto
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
 clean: ## remove build/ and out/ (the download cache stays)
 	rm -rf build out

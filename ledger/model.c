@@ -579,13 +579,15 @@ static void write_group(const struct lg_model *m, FILE *f, const char *prefix,
 }
 
 void lg_write_window(const struct lg_model *m, FILE *f, unsigned window, unsigned label,
-		     uint64_t insns)
+		     uint64_t insns, const char *extra)
 {
 	unsigned per_llc = m->t.cores * m->t.threads, i;
 	char pfx[32];
 
 	fprintf(f, "window=%u label=%u vcpus=%u llcs=%u insns=%llu", window, label,
 		m->nvcpus, m->nllcs, (unsigned long long)insns);
+	if (extra)
+		fprintf(f, " %s", extra);
 	write_group(m, f, "", 0, m->nvcpus);
 	for (i = 0; i < m->nllcs; i++) {
 		snprintf(pfx, sizeof(pfx), "llc%u.", i);

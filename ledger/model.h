@@ -78,10 +78,11 @@ unsigned lg_llc_of(const struct lg_model *m, unsigned vcpu);
 double lg_stall_cycles(const struct lg_model *m, int vcpu_or_all);
 
 /*
- * lg_write_window: one line, `window=N label=L k=v ...` (README.md), with
- * totals per class, per LLC per class, per vCPU L2 misses and stall, to F.
+ * lg_write_window: one line, `window=N label=L vcpus=V llcs=L insns=I EXTRA
+ * k=v ...` (README.md): totals per class, then the same per LLC and per
+ * vCPU, to F. EXTRA is written as given (e.g. "unmodelled=0"); NULL for none.
  */
 void lg_write_window(const struct lg_model *m, FILE *f, unsigned window, unsigned label,
-		     uint64_t insns);
+		     uint64_t insns, const char *extra);
 
 #endif

@@ -233,7 +233,7 @@ static void window_line(void)
 	pass(m, 0, 0, 10, 0);		/* 10 local DRAM */
 	pass(m, 0, 0, 10, 0);		/* 10 L1 */
 	pass(m, 33, 0, 10, 0);		/* 10 remote DRAM: socket 1 */
-	lg_write_window(m, f, 7, 3, 12345);
+	lg_write_window(m, f, 7, 3, 12345, NULL);
 	fclose(f);
 	stall = 10 * P.lat[LG_DRAM_LOCAL] + 10 * P.lat[LG_DRAM_REMOTE];
 	snprintf(want, sizeof(want), " l2_miss=20 l3_miss=20 stall_cycles=%.0f ", stall);
