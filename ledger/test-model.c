@@ -4,7 +4,9 @@
  *
  *   test-model CONF            run the cases on zen3's topology with CONF's caches
  *   test-model --conf CONF     only parse CONF: exit 1 with the parser's message
- *   test-model --bench CONF N  host ns per access over N synthetic accesses
+ *   test-model --bench CONF N [SPREAD]
+ *                              host ns per access over N synthetic accesses,
+ *                              SPREAD% of them (default 10) spread widely
  *
  * Topology as the zen3 preset gives QEMU: 2 sockets x 2 LLCs x 8 cores x 2
  * threads. vCPU 0 and 1 are one core's threads; 2 is another core of LLC 0;
@@ -251,9 +253,10 @@ static void window_line(void)
 	lg_model_free(m);
 }
 
-/* Host cost: a mix like a kernel's: 90% of accesses to a 64 KiB hot set per
- * vCPU, 10% spread over 256 MiB, 20% stores, vCPUs in turn every 1000. */
-static void bench(uint64_t n)
+/* Host cost (CPU time of this process): (100 - SPREAD)% of accesses to a
+ * 64 KiB hot set per vCPU, SPREAD% over 256 MiB, 20% stores, the vCPUs in
+ * turn every 1000 accesses. */
+static void bench(uint64_t n, unsigned spread)
 {
 	struct lg_model *m = fresh();
 	struct timespec a, b;
@@ -261,20 +264,21 @@ static void bench(uint64_t n)
 	unsigned vcpu = 0;
 	double ns;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	for (i = 0; i < n; i++) {
 		uint64_t line;
 
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		if (i % 1000 == 0)
 			vcpu = (vcpu + 17) % 64;
-		line = (x >> 8) % 10 < 9 ? (1 << 20) + vcpu * 1024 + (x >> 20) % 1024
-					 : (x >> 24) % (256ULL << 20 >> 6);
+		line = (x >> 8) % 100 >= spread ? (1 << 20) + vcpu * 1024 + (x >> 20) % 1024
+						: (x >> 24) % (256ULL << 20 >> 6);
 		lg_access(m, vcpu, line, (x & 0xff) < 51);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &b);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
 	ns = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / (double)n;
-	printf("%llu accesses, %.1f ns per access; l2_miss share %.3f\n", (unsigned long long)n, ns,
+	printf("%llu accesses, %u%% spread: %.1f ns per access (CPU time); l2_miss share %.3f\n",
+	       (unsigned long long)n, spread, ns,
 	       1 - (double)(lg_count(m, vcpu, LG_L1) + lg_count(m, vcpu, LG_L2)) /
 			   (double)(lg_count(m, vcpu, LG_L1) + lg_count(m, vcpu, LG_L2) +
 				    lg_count(m, vcpu, LG_L3) + lg_count(m, vcpu, LG_C2C_LLC) +
@@ -289,8 +293,9 @@ int main(int argc, char **argv)
 	const char *conf = argc == 2 ? argv[1] : argc >= 3 ? argv[2] : NULL;
 
 	if (!conf || (argc >= 3 && strcmp(argv[1], "--conf") && strcmp(argv[1], "--bench")) ||
-	    (argc == 3 && !strcmp(argv[1], "--bench")) || argc > 4) {
-		fprintf(stderr, "usage: %s CONF | --conf CONF | --bench CONF N\n", argv[0]);
+	    (argc == 3 && !strcmp(argv[1], "--bench")) || (argc >= 4 && strcmp(argv[1], "--bench")) ||
+	    argc > 5) {
+		fprintf(stderr, "usage: %s CONF | --conf CONF | --bench CONF N [SPREAD]\n", argv[0]);
 		return 2;
 	}
 	if (lg_params_load(conf, &P, err, sizeof(err))) {
@@ -299,8 +304,14 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3)
 		return 0;
-	if (argc == 4) {
-		bench(strtoull(argv[3], NULL, 10));
+	if (argc >= 4) {
+		unsigned spread = argc == 5 ? (unsigned)strtoul(argv[4], NULL, 10) : 10;
+
+		if (spread > 100) {
+			fprintf(stderr, "SPREAD %u: want a percentage, 0 to 100\n", spread);
+			return 2;
+		}
+		bench(strtoull(argv[3], NULL, 10), spread);
 		return 0;
 	}
 	moves();

@@ -47,12 +47,12 @@ clean() {
 }
 FAKE_SRCVER=1:7.2+dfsg-7+deb12u99 expect_error 1 \
 	"built from qemu 1:7.2\+dfsg-7\+deb12u99, ledger/qemu-source pins .*install the pinned version" -- "$F"
-FAKE_OWNER= expect_error 1 "is not from Debian's qemu-system-x86 .*unset QEMU_BIN" -- "$F"
+FAKE_OWNER='' expect_error 1 "is not from Debian's qemu-system-x86 .*unset QEMU_BIN" -- "$F"
 QEMU_BIN=$t/qemu-noplugin expect_error 1 'qemu-noplugin has no plugin support' -- "$F"
 QEMU_BIN=/nonexistent/qemu expect_error 1 'not found; run .make deps.' -- "$F"
 APT_GET=$t/apt-get FAKE_APT=update-fails expect_error 1 "apt-get update of bookworm's sources failed .see below.; check the network" -- "$F"
 APT_GET=$t/apt-get FAKE_APT=source-fails expect_error 1 "apt-get source qemu=.* failed .see below.; check the network" -- "$F"
-APT_GET=$t/apt-get FAKE_APT= expect_error 1 'sha256 mismatch for qemu_.*\.dsc.*ledger/qemu-source pins' -- "$F"
+APT_GET=$t/apt-get FAKE_APT='' expect_error 1 'sha256 mismatch for qemu_.*\.dsc.*ledger/qemu-source pins' -- "$F"
 grep -q mirror.invalid "$SCHED_PLACEMENT_CACHE"/apt-src-bookworm/sources.list ||
 	fail "the private apt state does not use the machine's mirror"
 grep -q '^deb-src ' "$SCHED_PLACEMENT_CACHE"/apt-src-bookworm/sources.list || fail "no deb-src entry"
