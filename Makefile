@@ -14,6 +14,10 @@ PRESET ?= zen3
 ##                         instructions, 2^SHIFT ns each (QEMU -icount; scripts/vm.sh)
 ICOUNT ?=
 export ICOUNT
+##   LEDGER=1              make and make bench: the cache ledger's rows (modelled misses and stall,
+##                         ledger/README.md); the clock is then icount (ICOUNT, shift 0 unless given)
+LEDGER ?= 0
+export LEDGER
 ##   KSELFTEST_PRESET      preset of kselftest and kselftest-repeat (default: PRESET)
 KSELFTEST_PRESET ?= $(PRESET)
 ##   CMD='...'             the command make vm runs in the guest
@@ -49,7 +53,9 @@ export PRESET
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
-main: tools
+LEDGER_TOOLS := $(if $(filter 1,$(LEDGER)),ledger)
+
+main: tools $(LEDGER_TOOLS)
 	@scripts/main.sh
 
 # make's input, and with HOST=1 this machine, checked before anything is
@@ -108,7 +114,7 @@ kselftest: kernel ## boot KSELFTEST_PRESET and run the series' kselftests with r
 kselftest-repeat: kernel ## the kselftests' flake rate: RUNS passes over TESTS in one boot
 	@scripts/kselftest-repeat.sh -p $(KSELFTEST_PRESET) -n $(RUNS) $(addprefix -x ,$(EXCLUDE)) $(TESTS)
 
-bench: bench-check $(if $(filter 1,$(HOST)),,kernel) tools ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)
+bench: bench-check $(if $(filter 1,$(HOST)),,kernel) tools $(LEDGER_TOOLS) ## boot PRESET and run the changelogs' A/B sets, SETS (bench/README.md)
 	@REPS='$(REPS)' SETS='$(SETS)' scripts/bench.sh
 
 # make bench's input, checked before the kernel is built.
@@ -150,7 +156,7 @@ build/bin/stats: bench/stats.c | deps-auto
 		{ echo "error: GSL headers not found; run 'make deps' (installs libgsl-dev)" >&2; exit 1; }
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lgsl -lgslcblas -lm
 
-ledger: build/ledger/libledger.so build/bin/sp-mark ## the cache ledger: build/ledger/libledger.so (QEMU plugin) and build/bin/sp-mark (ledger/README.md)
+ledger: build/ledger/libledger.so build/bin/sp-mark build/ledger/test-model ## the cache ledger: build/ledger/libledger.so (QEMU plugin), build/bin/sp-mark and the machine file's check (ledger/README.md)
 
 LEDGER_SRC := ledger/model.c ledger/model.h ledger/mark.h
 
@@ -162,6 +168,12 @@ build/ledger/libledger.so: ledger/ledger.c $(LEDGER_SRC) ledger/qemu-source ledg
 		echo "gcc -shared -o $@ ledger/ledger.c ledger/model.c (qemu-plugin.h from $$inc)" && \
 		gcc -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -I"$$inc" -o $@ \
 			ledger/ledger.c ledger/model.c
+
+# test-model --conf FILE checks a machine file, as vm.sh does before a boot
+# with LEDGER=1; without arguments it runs the known answers.
+build/ledger/test-model: ledger/test-model.c $(LEDGER_SRC) | deps-auto
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ ledger/test-model.c ledger/model.c
 
 build/bin/sp-mark: ledger/sp-mark.c ledger/mark.h | deps-auto
 	@mkdir -p $(@D)

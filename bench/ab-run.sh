@@ -29,7 +29,8 @@
 # wakelat_p99_us, from perf sched record around the run (bench/wakelat.sh);
 # refused before the first run where perf sched record fails. The
 # features file, kernel.sched_schedstats and the tracing state are
-# restored on exit, whatever happens.
+# restored on exit, whatever happens. SP_LEDGER_MAP=FILE: each run is a
+# window of the cache ledger (below).
 set -euo pipefail
 feat="" side="" reps=5 warm=1 lat=""
 while getopts "f:s:n:w:l:" o; do
@@ -122,6 +123,18 @@ if [ "${SP_TURBOSTAT:-1}" = 1 ] && command -v turbostat >/dev/null; then
 		echo "ab-run: turbostat does not run here (not root, or no MSRs): no turbo_* metrics" >&2
 	fi
 fi
+# The cache ledger (SP_LEDGER_MAP=FILE, from series-ab.sh under LEDGER=1):
+# sp-mark opens a window of the ledger before perf stat and closes it
+# after, labelled with the next number of ledger.next beside FILE (one
+# count for the boot: labels must not repeat); a measured run's "LABEL
+# SIDE" goes to FILE, which bench.sh joins on the host to the ledger's
+# window lines (bench/ledger.awk).
+mark=
+if [ -n "${SP_LEDGER_MAP:-}" ]; then
+	mark=${SP_MARK:-$(dirname "$0")/../build/bin/sp-mark}
+	[ -x "$mark" ] || { echo "error: SP_LEDGER_MAP: no $mark; run 'make ledger'" >&2; exit 1; }
+	LEDGER_NEXT=$(dirname "$SP_LEDGER_MAP")/ledger.next
+fi
 # perf sched record around each run, for -l.
 sched=()
 if [ -n "$lat" ]; then
@@ -136,7 +149,7 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	if [ $# -gt 1 ]; then
 		for f in "${feats[@]}"; do feature_write "$2${f#NO_}"; done
 	fi
-	local out w0 w1
+	local out w0 w1 label=
 	[ -z "$counts" ] || echo 0 >"$SIS_WAKE"
 	if [ -n "$where" ]; then
 		: >"$T/trace"
@@ -147,13 +160,20 @@ one() { # side [prefix]: prefix "" sets the features, "NO_" clears them
 	# A perf that writes no counters must not leave the last run's in
 	# place: the file is emptied first and its counters required.
 	: >"$tmp"
+	if [ -n "$mark" ]; then
+		label=$(cat "$LEDGER_NEXT" 2>/dev/null || echo 0)
+		echo $((label + 1)) >"$LEDGER_NEXT"
+		"$mark" start "$label" || { echo "error: $mark start $label failed (labels run 0 to 16383 in a boot)" >&2; exit 1; }
+	fi
 	out=$("${sched[@]}" "${turbo[@]}" perf stat -x, -o "$tmp" -e cpu-migrations,context-switches,task-clock -- "${cmd[@]}" 2>&1) ||
 		{ echo "error: workload failed: $out" >&2; exit 1; }
+	[ -z "$label" ] || "$mark" end "$label"
 	grep -q ',cpu-migrations,' "$tmp" ||
 		{ echo "error: perf stat counted nothing ($(command -v perf)): $(head -c 300 "$tmp") $out" >&2; exit 1; }
 	w1=$(sched_wait)
 	[ -z "$where" ] || where_stop
 	[ "$i" -lt "$warm" ] && { rm -f "$tmp.sched"; return; }
+	[ -z "$label" ] || echo "$label $1" >>"$SP_LEDGER_MAP"
 	# turbostat's summary: a header line naming the columns, then theirs.
 	[ ${#turbo[@]} = 0 ] || awk -v s="$1" '
 		h { for (i = 1; i <= NF; i++) if (name[i] != "") print s, name[i], $i; exit }

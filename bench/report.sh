@@ -57,6 +57,9 @@ for set in "$@"; do
 		echo
 		continue
 	fi
+	# The cache ledger's rows (LEDGER=1) are a model's, said under the table.
+	! grep -q '^[AB] stall_ms ' "$dir/$set.raw" ||
+		echo "(insns to stall_ms: the cache ledger's account of the runs' accesses on a modelled cache, not a measurement; ledger/README.md)"
 	echo
 	"$here/plot.sh" "$dir/$set.raw" "$dir/$set.png" "$prefix$title" "$a" "$b"
 done

@@ -277,7 +277,11 @@ one() {
 		"$N" "$PER" "$PER_FROM" "$TOPO_CPUS" "$TOPO_LLCS" "$TOPO_NODES" >>"$out/$s.meta.tmp"
 	mv "$out/$s.meta.tmp" "$out/$s.meta"
 	[ -z "$also" ] || feature_write "$also"
-	"$here/ab-run.sh" -f "$feat" -n "$reps" -w "$AB_WARMUP" "${lat[@]}" -- "${work[@]}" >"$out/$s.raw"
+	# SP_LEDGER=1 (bench.sh's LEDGER=1): each run a window of the cache
+	# ledger, its label and side in $s.ledger.
+	rm -f "$out/$s.ledger"
+	SP_LEDGER_MAP=$([ "${SP_LEDGER:-0}" != 1 ] || echo "$out/$s.ledger") \
+		"$here/ab-run.sh" -f "$feat" -n "$reps" -w "$AB_WARMUP" "${lat[@]}" -- "${work[@]}" >"$out/$s.raw"
 	[ -z "$also" ] || feature_write "NO_$also"
 	echo "$s" >>"$out/done"
 	"${report[@]}" "$out" "$s"

@@ -49,6 +49,8 @@ done
 # around each run): on in host mode, off in the guest, where recording
 # every switch under the emulator costs more than the runs.
 [ "${HOST:-0}" != 1 ] || [ -n "${SCHED_LAT:-}" ] || envs+=(SCHED_LAT=1)
+# The cache ledger (LEDGER=1, scripts/vm.sh): each run a window.
+[ "${LEDGER:-0}" != 1 ] || envs+=(SP_LEDGER=1)
 # Bad input stops here, before anything is booted: runs, preset and every
 # set's name (without this machine's checks, which the guest makes).
 need_reps "$REPS"
@@ -58,10 +60,12 @@ if [ "${HOST:-0}" = 1 ]; then
 	# The sets first: the preflight may mount debugfs, and a set refused
 	# after it would leave it mounted.
 	"$TOP/bench/series-ab.sh" "$([ "${1:-}" = --check ] && echo -c || echo -d)" "${sets[@]}" >/dev/null
+	[ "${LEDGER:-0}" = 0 ] || die "LEDGER=1: the cache ledger models the emulator's caches; on hardware, count them (perf stat, perf c2c)"
 	host_preflight "${inline[@]}"
 else
 	need_preset "$PRESET"
 	need_icount "${ICOUNT:-$ICOUNT_DEFAULT}"
+	need_ledger
 	# -N: a set sized to the machine (both-g2xllc) is sized in the guest.
 	"$TOP/bench/series-ab.sh" -N "${sets[@]}" >/dev/null
 fi
@@ -113,6 +117,11 @@ else
 		echo "Emulated topology under QEMU TCG: compare A with B only; times, latencies and rates are the"
 		echo "emulator's, not the hardware's. Placement counts (migrations, wait_us, shares) mean what they say."
 		[ ! -f "$RESULTS/vm/clock" ] || echo "Clock:    $(cat "$RESULTS/vm/clock") (ICOUNT, default $ICOUNT_DEFAULT)"
+		[ ! -f "$RESULTS/vm/ledger.conf" ] || {
+			echo "Ledger:   on (LEDGER=1): l2_miss ... stall_ms are the cache ledger's account of each run's accesses"
+			echo "          on a model (ledger/README.md; sizes and latencies: vm/ledger.conf), not a measurement:"
+			echo "          a modelled miss does not slow the guest."
+		}
 		runs_head
 		echo
 	} | tee "$RESULTS/report.txt"
@@ -129,6 +138,16 @@ clock=hardware
 [ "${HOST:-0}" = 1 ] || { clock=$(cat "$RESULTS/vm/clock" 2>/dev/null) && clock=${clock%%:*}; } || clock=unknown
 for set in "${done_sets[@]}"; do
 	echo "clock=$clock" >>"$RESULTS/sets/$set.meta"
+done
+# The cache ledger's rows: each measured run's window (vm/ledger.txt,
+# written by QEMU's plugin) joined to its side by the label the guest
+# gave it (SET.ledger), as more "SIDE METRIC VALUE" lines of SET.raw.
+for set in "${done_sets[@]}"; do
+	[ -f "$RESULTS/sets/$set.ledger" ] || continue
+	[ -s "$RESULTS/vm/ledger.txt" ] || { rc=1; echo "error: $set: the ledger wrote no window (vm/ledger.txt)" >&2; continue; }
+	awk -f "$TOP/bench/ledger.awk" "$RESULTS/vm/ledger.txt" "$RESULTS/sets/$set.ledger" >"$RESULTS/sets/$set.ledger-rows" &&
+		cat "$RESULTS/sets/$set.ledger-rows" >>"$RESULTS/sets/$set.raw" && rm "$RESULTS/sets/$set.ledger-rows" ||
+		{ rc=1; echo "error: $set: its runs and the ledger's windows do not join (above)" >&2; }
 done
 [ ${#done_sets[@]} = 0 ] ||
 	"$TOP/bench/report.sh" -t "$where" "$RESULTS/sets" "${done_sets[@]}" | tee -a "$RESULTS/report.txt"

@@ -55,6 +55,14 @@ need_icount() {
 		die "ICOUNT=$1: want off (the host's clock) or a shift 0 to 10 (guest time = instructions x 2^shift ns), e.g. ICOUNT=0"
 }
 
+# need_ledger: LEDGER (the cache ledger, scripts/vm.sh) is 0 or 1, and on
+# with a clock of instructions, else stop naming the fix.
+need_ledger() {
+	case ${LEDGER:-0} in 0 | 1) ;; *) die "LEDGER=$LEDGER: want 1 (the cache ledger on) or 0 (off)" ;; esac
+	[ "${LEDGER:-0}" = 0 ] || [ "${ICOUNT:-}" != off ] ||
+		die "LEDGER=1 with ICOUNT=off: the ledger's cost would move the guest's clock; leave ICOUNT unset (shift 0) or give a shift"
+}
+
 # need_preset NAME: NAME is a preset of scripts/presets, else stop (exit 2)
 # listing them.
 need_preset() {

@@ -23,6 +23,8 @@
 # ACCEL=kvm|tcg forces the accelerator; otherwise a cached probe decides.
 # ICOUNT=off|SHIFT: the guest's clock under TCG (below); its default is
 # ICOUNT_DEFAULT of lib.sh. The run directory's `clock` names the one used.
+# LEDGER=1 [LEDGER_CONF=FILE]: the cache ledger, its windows in the run
+# directory's ledger.txt (below).
 # VM_KEEP=DIR keeps the run directory (console.log, dmesg, topology) in DIR.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -55,6 +57,21 @@ shift $((OPTIND - 1))
 need_preset "$preset"
 icount=${ICOUNT:-$ICOUNT_DEFAULT}
 need_icount "$icount"
+# LEDGER=1: QEMU loads the cache ledger (ledger/README.md), which models
+# the guest's caches inside the windows that sp-mark opens and writes a
+# line per window to the run directory's ledger.txt. Its cost would move
+# a guest on the host's clock, so it runs on icount: shift 0 unless
+# ICOUNT says another; ICOUNT=off is refused.
+need_ledger
+ledger=${LEDGER:-0}
+if [ "$ledger" = 1 ]; then
+	[ -n "${ICOUNT:-}" ] || icount=0
+	ledger_so=$BUILD/ledger/libledger.so
+	ledger_conf=$(realpath -m "${LEDGER_CONF:-$TOP/ledger/zen3.conf}")
+	[ -f "$ledger_so" ] && [ -x "$BUILD/ledger/test-model" ] || die "LEDGER=1: the ledger is not built; run 'make ledger'"
+	"$BUILD/ledger/test-model" --conf "$ledger_conf" ||
+		die "LEDGER=1: the machine file $ledger_conf is refused (above); fix it or give LEDGER_CONF=FILE"
+fi
 read -r _ sockets dies cores threads cpu < <(awk -v p="$preset" '$1 == p' "$TOP/scripts/presets")
 cpu=${VM_CPU:-${cpu:-intel}}
 case $cpu in
@@ -68,6 +85,8 @@ per_node=$((ncpu / sockets))
 QEMU_BIN=${QEMU_BIN:-qemu-system-x86_64}
 command -v "$QEMU_BIN" >/dev/null || die "QEMU ($QEMU_BIN) not found; run 'make deps' (installs qemu-system-x86)"
 command -v vng >/dev/null || die "vng (virtme-ng) not found; run 'make deps'"
+[ "$ledger" = 0 ] || nm -D "$(command -v "$QEMU_BIN")" 2>/dev/null | grep -qw qemu_plugin_register_vcpu_mem_cb ||
+	die "LEDGER=1: $QEMU_BIN has no plugin support (built without --enable-plugins); use Debian's qemu-system-x86 (make deps)"
 [ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
 
 per_llc=$((cores * threads))
@@ -97,6 +116,7 @@ qemu_opts=()
 vng_opts=(--cpus "$ncpu,sockets=$sockets,dies=$dies,cores=$cores,threads=$threads"
 	--memory $((sockets))G)
 for ((i = 0; i < sockets; i++)); do
+	# 1G a node: the ledger's node_mb=1024 (below).
 	vng_opts+=(--numa "1G,cpus=$((i * per_node))-$((i * per_node + per_node - 1))")
 done
 
@@ -174,6 +194,7 @@ esac
 # move the schedule only through I/O (9p completes in host time). KVM
 # runs on the host's clock: an ICOUNT given there is refused; the default
 # falls back to it, saying so.
+[ "$ledger" = 0 ] || [ "$accel" = tcg ] || die "LEDGER=1: the ledger is a TCG plugin, and this run uses KVM; use ACCEL=tcg"
 if [ "$icount" != off ] && [ "$accel" = kvm ]; then
 	[ -z "${ICOUNT:-}" ] || die "ICOUNT=$ICOUNT: icount needs TCG, and this run uses KVM; use ICOUNT=off or ACCEL=tcg"
 	note "vm: KVM runs on the host's clock; ICOUNT's default ($ICOUNT_DEFAULT) does not apply"
@@ -221,6 +242,10 @@ stop_guest() {
 }
 expected >"$run/expected"
 echo "$clock" >"$run/clock"
+# The machine file goes with the run's record.
+[ "$ledger" = 0 ] || cp "$ledger_conf" "$run/ledger.conf"
+[ "$ledger" = 0 ] ||
+	qemu_opts+=(-plugin "$ledger_so,sockets=$sockets,dies=$dies,cores=$cores,threads=$threads,node_mb=1024,cache=$ledger_conf,out=$run/ledger.txt")
 : >"$run/stderr"
 # -c: the guest brings the CPUs maxcpus= left offline online (guest-run.sh).
 if [ -n "$boot_cpus" ] && ((boot_cpus < ncpu)); then
