@@ -12,8 +12,8 @@
 # LKP's pretty JSON, with GNU time's TESTCASE.time.elapsed_time, and
 # matrix.json, that this test writes), writes job.sh and the workload's
 # output (file TESTCASE) there, and at its end links -o to it.
-# Checked: the commands of out/jobs/README's LKP block, which README.md's
-# "On hardware" repeats, run in order as written (both-g4, REPS=2); the runs go A B B A, each with its side's
+# Checked: the commands of out/jobs/README's LKP block, which docs/hardware.md
+# ("On hardware") repeats, run in order as written (both-g4, REPS=2); the runs go A B B A, each with its side's
 # words in the features file; run-ab.sh's table is build/bin/stats's on the
 # fixtures' numbers, the field read exactly (not hackbench.throughput_avg
 # beside it), a perf-stat field that one run lacks left out and named; the
@@ -139,10 +139,10 @@ export CALLS=$t/calls FAKE=$t LKP_SRC=$src SP_DEBUGFS=$dbg STATS=$S PATH=$t/bin:
 cmds=$(awk '/^LKP/ { f = 1 } f && /^mmtests/ { exit } f && sub(/^    /, "")' "$J/README")
 [ -n "$cmds" ] || fail "no LKP commands in $J/README"
 grep -q '^JOBS=' <<<"$cmds" || fail "the README's LKP block does not set JOBS first: $cmds"
-# README.md's "On hardware" gives the same commands, comments aside.
-top=$(awk '/^- \*\*LKP\*\*/ { f = 1 } f && /^  ```/ { n++; next } f && n == 1' "$TOP/README.md" | sed 's/^  //; s/ *#.*//')
+# docs/hardware.md ("On hardware") gives the same commands, comments aside.
+top=$(awk '/^- \*\*LKP\*\*/ { f = 1 } f && /^  ```/ { n++; next } f && n == 1' "$TOP/docs/hardware.md" | sed 's/^  //; s/ *#.*//')
 [ "$top" = "$(sed 's/ *#.*//' <<<"$cmds")" ] ||
-	fail "README.md's LKP commands are not out/jobs/README's: $(diff <(echo "$top") <(echo "$cmds"))"
+	fail "docs/hardware.md's LKP commands are not out/jobs/README's: $(diff <(echo "$top") <(echo "$cmds"))"
 cmds=$(grep -v '^JOBS=' <<<"$cmds")
 (cd "$src" && JOBS=$J SET=both-g4 bash -euo pipefail -c "$cmds") >"$t/out" 2>"$t/err" ||
 	fail "the README's LKP commands failed: $(cat "$t/err")"
