@@ -45,11 +45,12 @@ STRESS_PRESET ?= 2s4llc
 STRESS_SECS ?= 2400
 STRESS_FLAVOR ?= debug
 ##   CHECK_ONLY=REGEX      make check runs only the tests whose printed name matches, in either tier
+##   RECORD=DIR            make replot's record, a directory of docs/results
 ##   DEB_CONFIG=FILE       make deb's starting config (default: /boot/config-$(uname -r))
 ##   More: the header of the script each target runs (scripts/README.md).
 export PRESET
 
-.PHONY: help all main main-check deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench bench-check base-vs-series stress jobs deb check check-full tools ledger clean
+.PHONY: help all main main-check deps deps-auto tree export kernel vm series kunit kselftest kselftest-repeat bench bench-check replot base-vs-series stress jobs deb check check-full tools ledger clean
 
 all: main ## the main job: build, boot PRESET, run the FEATURE A/B, print the table
 
@@ -120,6 +121,10 @@ bench: bench-check $(if $(filter 1,$(HOST)),,kernel) tools $(LEDGER_TOOLS) ## bo
 # make bench's input, checked before the kernel is built.
 bench-check:
 	@REPS='$(REPS)' SETS='$(SETS)' scripts/bench.sh --check
+
+replot: build/bin/stats ## draw RECORD's plots again from its .raw and .meta, into RECORD (git ignores them)
+	@[ -n '$(RECORD)' ] || { echo "error: give RECORD=docs/results/NAME" >&2; exit 2; }
+	@bench/replot.sh '$(RECORD)'
 
 base-vs-series: kernel tools ## base kernel against patched kernel, switches at defaults, alternating boots
 	@scripts/base-vs-series.sh
