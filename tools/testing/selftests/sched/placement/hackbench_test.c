@@ -50,8 +50,16 @@ struct hb_load {
 	cpu_set_t llc[MAX_CPUS];
 };
 
-/* Why perf_event_open() failed in counted_run(), when it returned -2. */
-static int counter_errno;
+/*
+ * counted_run()'s failures, each with its message printed: the test's own
+ * steps (a pipe, a fork, binding a child to its LLC, a counter that will
+ * not open on a live child); the load, which ran and failed; no perf
+ * counters in this kernel, or none allowed, the one cause of a SKIP.
+ */
+#define RUN_ERROR	-1
+#define RUN_LOAD_FAILED	-2
+#define RUN_NO_PERF	-3
+#define PERF_PARANOID	"/proc/sys/kernel/perf_event_paranoid"
 
 /* Looks @prog up in $PATH, as execvp() would: true and @path if found. */
 static bool in_path(const char *prog, char *path, size_t len)
@@ -74,13 +82,14 @@ static bool in_path(const char *prog, char *path, size_t len)
 
 /*
  * Runs @l once in each LLC, bound to its CPUs, with its output thrown away
- * and its migrations counted: each child waits on a pipe after binding
- * itself, while its counter is opened; enable_on_exec starts the counter
- * at the exec and inherit extends it to every thread, whose counts fold
- * into it as they exit. The children start together, on one write of a
- * byte each. Returns the sum of the counts and *@secs, the wall-clock
- * time until the last one ended; -1 (with a message) on failure, -2 if
- * perf_event_open() fails.
+ * and its migrations counted. Each child binds itself, says how that went
+ * on a pipe of its own, and waits on the common pipe @go while its counter
+ * is opened: enable_on_exec starts the counter at the exec and inherit
+ * extends it to every thread, whose counts fold into it as they exit.
+ * The counter opens on a child known to be alive, so its failure is
+ * perf's. The children start together, on one write of a byte each.
+ * Returns the sum of the counts and *@secs, the wall-clock time until the
+ * last one ended, or one of the RUN_* failures above.
  */
 static long counted_run(const struct hb_load *l, double *secs)
 {
@@ -92,59 +101,106 @@ static long counted_run(const struct hb_load *l, double *secs)
 		.inherit = 1,
 		.enable_on_exec = 1,
 	};
-	int go[2], fd[MAX_CPUS], status, err = 0, forked = 0;
+	int go[2], ready[2], fd[MAX_CPUS], status, forked = 0, bound;
+	long ret = RUN_ERROR;
 	const char *why = NULL;
 	pid_t pid[MAX_CPUS];
-	bool sent = false;
+	bool sent = false, load_failed = false;
 	long total = 0;
 	double t0;
 
 	*secs = 0;
-	if (pipe2(go, O_CLOEXEC))
-		return -1;
+	if (pipe2(go, O_CLOEXEC)) {
+		ksft_print_msg("pipe2: %s\n", strerror(errno));
+		return RUN_ERROR;
+	}
 	for (int i = 0; i < l->nr_llcs; i++) {
-		pid[i] = fork();
-		if (pid[i] < 0)
+		if (pipe2(ready, O_CLOEXEC)) {
+			ksft_print_msg("pipe2: %s\n", strerror(errno));
 			break;
+		}
+		pid[i] = fork();
+		if (pid[i] < 0) {
+			ksft_print_msg("fork: %s\n", strerror(errno));
+			close(ready[0]);
+			close(ready[1]);
+			break;
+		}
 		if (!pid[i]) {
-			int null = open("/dev/null", O_WRONLY);
+			int null = open("/dev/null", O_WRONLY), e = 0;
 			char c;
 
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			close(go[1]);
+			close(ready[0]);
 			if (null >= 0) {
 				dup2(null, STDOUT_FILENO);
 				dup2(null, STDERR_FILENO);
 			}
 			if (sched_setaffinity(0, sizeof(l->llc[i]), &l->llc[i]))
+				e = errno;
+			if (write(ready[1], &e, sizeof(e)) != sizeof(e) || e)
 				_exit(125);
+			close(ready[1]);
 			if (read(go[0], &c, 1) != 1)
 				_exit(126);
 			execv(l->path, l->argv);
 			_exit(127);
 		}
 		forked++;
+		fd[i] = -1;
+		close(ready[1]);
+		/* EOF: the child died before it could say. */
+		if (read(ready[0], &bound, sizeof(bound)) != sizeof(bound))
+			bound = -1;
+		close(ready[0]);
+		if (bound) {
+			ksft_print_msg("cannot bind a child to LLC %d of %d: %s\n", i, l->nr_llcs,
+				       bound > 0 ? strerror(bound) : "it died first");
+			break;
+		}
 		fd[i] = syscall(__NR_perf_event_open, &attr, pid[i], -1, -1,
 				PERF_FLAG_FD_CLOEXEC);
 		if (fd[i] < 0) {
-			err = errno;
+			int e = errno;
+			bool none = access(PERF_PARANOID, F_OK);
+
+			/*
+			 * No counters in this kernel (it has no
+			 * perf_event_paranoid), none allowed here, or
+			 * no such counter.
+			 */
+			if (none || e == EACCES || e == EPERM || e == ENOENT || e == EOPNOTSUPP) {
+				ksft_print_msg("perf_event_open: %s%s\n", strerror(e),
+					       e == EACCES || e == EPERM ?
+					       " (perf_event_paranoid, lockdown?)" :
+					       none ? " (CONFIG_PERF_EVENTS=n?)" : "");
+				ret = RUN_NO_PERF;
+			} else {
+				ksft_print_msg("perf_event_open on a waiting child: %s\n",
+					       strerror(e));
+			}
 			break;
 		}
 	}
 	close(go[0]);
 	t0 = now();
-	/* Without their bytes (a fork or a counter failed), all end unrun. */
-	if (forked == l->nr_llcs && !err) {
+	/* Without their bytes (a step above failed), all end unrun. */
+	if (forked == l->nr_llcs && forked > 0 && fd[forked - 1] >= 0) {
 		sent = true;
 		for (int i = 0; i < forked; i++)
 			sent = sent && write(go[1], "g", 1) == 1;
+		if (!sent)
+			ksft_print_msg("cannot start %s: write: %s\n", l->path, strerror(errno));
 	}
 	close(go[1]);
 	for (int i = 0; i < forked; i++) {
 		uint64_t count = 0;
 
-		if (waitpid(pid[i], &status, 0) != pid[i])
+		if (waitpid(pid[i], &status, 0) != pid[i]) {
+			ksft_print_msg("waitpid: %s\n", strerror(errno));
 			why = "cannot wait for";
+		}
 		if (fd[i] < 0)
 			continue;
 		if (read(fd[i], &count, sizeof(count)) != sizeof(count))
@@ -155,28 +211,23 @@ static long counted_run(const struct hb_load *l, double *secs)
 			continue;
 		if (WIFSIGNALED(status)) {
 			ksft_print_msg("%s killed by signal %d\n", l->path, WTERMSIG(status));
-			why = "a signal ended";
+			load_failed = true;
 		} else if (WEXITSTATUS(status)) {
 			int rc = WEXITSTATUS(status);
 
 			ksft_print_msg("%s exited with %d%s\n", l->path, rc,
-				       rc == 127 ? " (exec failed)" :
-				       rc == 125 ? " (cannot bind it to its LLC)" : "");
-			why = "an error ended";
+				       rc == 127 ? " (exec failed)" : "");
+			load_failed = true;
 		}
 	}
 	*secs = now() - t0;
-	if (err) {
-		counter_errno = err;
-		return -2;
-	}
-	if (!why && !sent)
-		why = forked < l->nr_llcs ? "cannot fork for" : "cannot start";
+	if (!sent)
+		return ret;
 	if (why) {
 		ksft_print_msg("%s %s\n", why, l->path);
-		return -1;
+		return RUN_ERROR;
 	}
-	return total;
+	return load_failed ? RUN_LOAD_FAILED : total;
 }
 
 /*
@@ -190,7 +241,6 @@ static long counted_run(const struct hb_load *l, double *secs)
 static const char *find_load(struct hb_load *l, int groups)
 {
 	char **a = l->argv;
-	double secs;
 
 	if (in_path("hackbench", l->path, sizeof(l->path))) {
 		snprintf(l->groups, sizeof(l->groups), "%d", groups);
@@ -224,9 +274,6 @@ static const char *find_load(struct hb_load *l, int groups)
 	*a++ = "-l";
 	*a++ = l->loops;
 	*a = NULL;
-	/* A perf without its bench (a distribution's wrapper) fails here. */
-	if (counted_run(l, &secs) == -1)
-		return "no hackbench, and perf bench fails: install rt-tests (hackbench)";
 	return NULL;
 }
 
@@ -314,9 +361,13 @@ TEST_F_TIMEOUT(placement, hackbench_migrations, 360)
 				ASSERT_EQ(0, set_feature(f[i], on));
 			ASSERT_EQ(0, write_file(SIS_WAKE, "0"));
 			n = counted_run(&load, &t);
-			if (n == -2)
-				SKIP(return, "perf_event_open: %s (CONFIG_PERF_EVENTS=n?)",
-				     strerror(counter_errno));
+			if (n == RUN_NO_PERF)
+				SKIP(return, "no perf counter for the migrations (above)");
+			/* A perf without its bench (a distribution's wrapper). */
+			if (n == RUN_LOAD_FAILED && r < 0 && !strcmp(load.argv[0], "perf"))
+				SKIP(return, "no hackbench, and perf bench fails: %s",
+				     "install rt-tests (hackbench)");
+			/* The load or a step of the run failed (above). */
 			ASSERT_LE(0, n);
 			if (r < 0)
 				continue;
