@@ -6,10 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -317,25 +320,77 @@ static bool debugfs_mounted(void)
 	return !statfs(SCHED_DEBUGFS, &sfs) && sfs.f_type == DEBUGFS_MAGIC;
 }
 
+static void knobs_unlock(struct sched_knobs *k)
+{
+	if (k->lock_fd >= 0)
+		close(k->lock_fd);
+	k->lock_fd = -1;
+}
+
 const char *knobs_save(struct sched_knobs *k)
 {
 	memset(k, 0, sizeof(*k));
+	k->lock_fd = -1;
 	if (geteuid())
 		return "needs root for " FEATURES;
+	k->lock_fd = open(KNOBS_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (k->lock_fd < 0)
+		return "cannot open " KNOBS_LOCK;
+	while (flock(k->lock_fd, LOCK_EX)) {
+		if (errno != EINTR) {
+			knobs_unlock(k);
+			return "cannot lock " KNOBS_LOCK;
+		}
+	}
 	if (!debugfs_mounted()) {
-		if (mount("debugfs", SCHED_DEBUGFS, "debugfs", 0, NULL))
+		if (mount("debugfs", SCHED_DEBUGFS, "debugfs", 0, NULL)) {
+			knobs_unlock(k);
 			return "cannot mount debugfs on " SCHED_DEBUGFS;
+		}
 		k->mounted_debugfs = true;
 	}
 	if (read_file(FEATURES, k->features, sizeof(k->features)) <= 0) {
 		if (k->mounted_debugfs)
 			umount(SCHED_DEBUGFS);
 		k->mounted_debugfs = false;
+		knobs_unlock(k);
 		return "cannot read " FEATURES " (CONFIG_DEBUG_FS=n?)";
 	}
 	read_file(SCHEDSTATS, k->schedstats, sizeof(k->schedstats));
 	read_file(SIS_SMALL, k->sis_small_llc, sizeof(k->sis_small_llc));
 	return NULL;
+}
+
+int knobs_guard(struct sched_knobs *k, pid_t leader)
+{
+	struct pollfd pfd = { .events = POLLIN };
+	pid_t pid;
+	int err;
+
+	pfd.fd = syscall(__NR_pidfd_open, leader, 0);
+	if (pfd.fd < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(pfd.fd);
+		return err;
+	}
+	if (!pid) {
+		/* Out of the test's process group, which a timeout kills. */
+		setsid();
+		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			;
+		if (!__atomic_load_n(&k->restored, __ATOMIC_ACQUIRE)) {
+			knobs_restore(k);
+			dprintf(STDOUT_FILENO, "# knobs restored after the test was killed\n");
+		}
+		_exit(0);
+	}
+	close(pfd.fd);
+	/* The guard holds the lock now, and releases it when it exits. */
+	knobs_unlock(k);
+	return 0;
 }
 
 int knobs_offline(struct sched_knobs *k, int cpu)
@@ -380,4 +435,5 @@ void knobs_restore(struct sched_knobs *k)
 	if (k->mounted_debugfs)
 		umount(SCHED_DEBUGFS);
 	k->mounted_debugfs = false;
+	__atomic_store_n(&k->restored, true, __ATOMIC_RELEASE);
 }

@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define SCHED_DEBUGFS	"/sys/kernel/debug"
 #define FEATURES	SCHED_DEBUGFS "/sched/features"
@@ -81,7 +82,8 @@ bool have_features(const char * const *names, int n);
 /*
  * What a test may change, saved before it runs and put back after it:
  * the features, kernel.sched_schedstats, sis_small_llc and the CPUs it
- * took offline. Lives in memory shared with the test process.
+ * took offline. Lives in memory shared with the test process and with
+ * the guard of knobs_guard().
  */
 struct sched_knobs {
 	char features[BUF_SIZE];
@@ -90,18 +92,36 @@ struct sched_knobs {
 	int offline[MAX_CPUS];
 	int nr_offline;
 	bool mounted_debugfs;
+	bool restored;	/* knobs_restore() has run */
+	int lock_fd;	/* KNOBS_LOCK, held from knobs_save(); -1 if not */
 };
 
+/* One test's knobs at a time, until they are back (knobs_guard()). */
+#define KNOBS_LOCK	"/tmp/sched_placement_knobs.lock"
+
 /*
- * Mounts debugfs if it is not mounted, and saves the knobs. NULL, or why
- * the tests cannot run (debugfs is then left as it was).
+ * Takes KNOBS_LOCK, waiting while another test or its guard holds it,
+ * mounts debugfs if it is not mounted, and saves the knobs. NULL, or why
+ * the tests cannot run (debugfs and the lock are then left as they were).
  */
 const char *knobs_save(struct sched_knobs *k);
+/*
+ * kselftest_harness.h restores in FIXTURE_TEARDOWN_PARENT, in the test's
+ * process group leader, and on a timeout SIGKILLs that group, teardown
+ * and all. knobs_guard() forks a guard into a session of its own, out of
+ * that kill's reach, and hands it KNOBS_LOCK: it waits for @leader (the
+ * teardown's process) to end, restores @k unless k->restored says the
+ * teardown did, and exits, which lets the next test save. 0 or -errno.
+ */
+int knobs_guard(struct sched_knobs *k, pid_t leader);
 /* Brings back the CPUs knobs_offline() took offline. */
 void knobs_online_all(struct sched_knobs *k);
 /* Takes @cpu offline, to be brought back by knobs_online_all(). */
 int knobs_offline(struct sched_knobs *k, int cpu);
-/* Restores everything and unmounts debugfs if knobs_save() mounted it. */
+/*
+ * Restores everything, unmounts debugfs if knobs_save() mounted it, and
+ * sets k->restored.
+ */
 void knobs_restore(struct sched_knobs *k);
 
 #endif /* __SCHED_PLACEMENT_H */
