@@ -7,7 +7,8 @@
 #   series-check.sh w1           `make W=1 kernel/sched/` warns no more than on the base, with
 #                                the VM config and with it less SCHEDSTATS, less NUMA, and
 #                                with the VM config built by Clang 19 (LLVM=-19)
-#   series-check.sh maintainers  get_maintainer.pl names SCHEDULER for every patch and added file
+#   series-check.sh maintainers  get_maintainer.pl names SCHEDULER for every patch and added file,
+#                                and series/cc copies on each patch everyone it names
 #   series-check.sh mail         make series for a sender: From: and Signed-off-by: the
 #                                sender, no placeholder identity left (scratch output)
 #
@@ -84,23 +85,53 @@ checkpatch() {
 }
 
 # get_maintainer.pl, run on each patch as a sender runs it, names the
-# SCHEDULER maintainers, and every file the series adds is under SCHEDULER.
+# SCHEDULER maintainers, and every file the series adds is under SCHEDULER;
+# series/cc copies, on each patch, everyone get_maintainer.pl names for it
+# (M:, R: and L: of every entry its files are under).
 maintainers() {
-	local gm="scripts/get_maintainer.pl --nogit --nogit-fallback" c f n=0
-	for c in $(git -C "$tree" rev-list --reverse refs/sp/base..HEAD); do
+	local gm="scripts/get_maintainer.pl --nogit --nogit-fallback" f n=0 d p bad=0 who named cc
+	d=$(mktemp -d "${TMPDIR:-/tmp}/sp-gm.XXXXXX")
+	# shellcheck disable=SC2064
+	cleanup_on_exit "rm -rf '$d'"
+	git -C "$tree" format-patch -q -o "$d" refs/sp/base..HEAD
+	for p in "$d"/*.patch; do
+		named=$(cd "$tree" && $gm <"$p")
 		# The MAINTAINERS change itself is judged by the files below.
-		[ "$(git -C "$tree" diff-tree --no-commit-id --name-only -r "$c")" != MAINTAINERS ] || continue
-		(cd "$tree" && git format-patch -1 --stdout "$c" | $gm) | grep -qF '(maintainer:SCHEDULER)' || {
-			echo "# '$(git -C "$tree" log -1 --format=%s "$c")': get_maintainer.pl names no SCHEDULER maintainer"
-			return 1
-		}
-		n=$((n + 1))
+		if ! grep -qE '^diff --git a/MAINTAINERS b/MAINTAINERS$' "$p" || [ "$(grep -c '^diff --git ' "$p")" != 1 ]; then
+			grep -qF '(maintainer:SCHEDULER)' <<<"$named" || {
+				echo "# '$(sed -n 's/^Subject: //p' "$p")': get_maintainer.pl names no SCHEDULER maintainer"
+				bad=1
+			}
+			n=$((n + 1))
+		fi
+		cc=$(cc_names "$TOP/series/cc" "$(basename "$p")")
+		while IFS= read -r who; do
+			grep -qxF "$who" <<<"$cc" || {
+				echo "# $(basename "$p"): get_maintainer.pl names $who, whom series/cc does not copy there"
+				bad=1
+			}
+		done < <(sed 's/ (.*)$//' <<<"$named")
 	done
 	f=$(under_scheduler $(git -C "$tree" diff --name-only --diff-filter=A refs/sp/base HEAD)) || {
 		echo "# $f: not under SCHEDULER"
-		return 1
+		bad=1
 	}
-	echo "# get_maintainer.pl names the SCHEDULER maintainers for $n patches and every file they add"
+	[ "$bad" = 0 ] || return 1
+	echo "# get_maintainer.pl names the SCHEDULER maintainers for $n patches and every file they add; series/cc copies everyone it names"
+}
+
+# cc_names CCFILE PATCHNAME: the addresses series/cc copies on PATCHNAME
+cc_names() {
+	python3 - "$1" "$2" <<'PY'
+import fnmatch, sys
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if not line or line.startswith('#'):
+        continue
+    pat, _, who = line.partition('\t')
+    if pat == 'all' or fnmatch.fnmatch(sys.argv[2], pat):
+        print(who.strip())
+PY
 }
 
 # Run "$@" with build/linux checked out at commit $1, then put the branch back.
