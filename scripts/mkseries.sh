@@ -100,7 +100,7 @@ changed=$(git -C "$tmp/sign.git" diff --name-only "$head" "$parent")
 baseopt=() basetext=""
 case $(base_origin "$tree") in
 history) baseopt=(--base="$base") ;;
-pinned) basetext="Base: Linux $(base_get VERSION) as Debian ships it ($(base_get PACKAGE) $(base_get PKG_VERSION), the release with Debian's patches applied), imported without history, so no base-commit: is given." ;;
+pinned) basetext="Based on Linux $(base_get VERSION) as Debian ships it ($(base_get PACKAGE) $(base_get PKG_VERSION), the release with Debian's patches applied), imported without history, so no base-commit: is given." ;;
 *) note "the base $(git -C "$tree" rev-parse --short "$base") has no history: no base-commit: in the cover letter; name the base in series/cover-letter" ;;
 esac
 # An RFC: the switches are an instrument for measuring, not a proposal to

@@ -291,7 +291,7 @@ PY
 	history) grep -qx "base-commit: $base" "$p" || { echo "# the cover letter lacks base-commit: $base"; bad=1; } ;;
 	*)
 		! grep -q '^base-commit:' "$p" || { echo "# the cover letter gives base-commit: $base, which exists only here"; bad=1; }
-		[ "$origin" != pinned ] || grep -q "^Base: Linux $(base_get VERSION) as Debian ships it" "$p" ||
+		[ "$origin" != pinned ] || grep -q "^Based on Linux $(base_get VERSION) as Debian ships it" "$p" ||
 			{ echo "# the cover letter does not name the pinned base"; bad=1; }
 		;;
 	esac
