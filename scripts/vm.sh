@@ -85,7 +85,7 @@ per_node=$((ncpu / sockets))
 QEMU_BIN=${QEMU_BIN:-qemu-system-x86_64}
 command -v "$QEMU_BIN" >/dev/null || die "QEMU ($QEMU_BIN) not found; run 'make deps' (installs qemu-system-x86)"
 command -v vng >/dev/null || die "vng (virtme-ng) not found; run 'make deps'"
-[ "$ledger" = 0 ] || nm -D "$(command -v "$QEMU_BIN")" 2>/dev/null | grep -qw qemu_plugin_register_vcpu_mem_cb ||
+[ "$ledger" = 0 ] || nm -D "$(command -v "$QEMU_BIN")" 2>/dev/null | grep -w qemu_plugin_register_vcpu_mem_cb >/dev/null ||
 	die "LEDGER=1: $QEMU_BIN has no plugin support (built without --enable-plugins); use Debian's qemu-system-x86 (make deps)"
 [ -f "$kernel" ] || die "no kernel at $kernel; run 'make kernel' first"
 
