@@ -161,7 +161,7 @@ build/bin/stats: bench/stats.c | deps-auto
 		{ echo "error: GSL headers not found; run 'make deps' (installs libgsl-dev)" >&2; exit 1; }
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lgsl -lgslcblas -lm
 
-ledger: build/ledger/libledger.so build/bin/sp-mark build/ledger/test-model ## the cache ledger: build/ledger/libledger.so (QEMU plugin), build/bin/sp-mark and the machine file's check (ledger/README.md)
+ledger: build/ledger/libledger.so build/bin/sp-mark build/ledger/test-model build/bin/sp-ledger-known ## the cache ledger: build/ledger/libledger.so (QEMU plugin), build/bin/sp-mark, the machine file's check and the known loads (ledger/README.md)
 
 LEDGER_SRC := ledger/model.c ledger/model.h ledger/mark.h
 
@@ -179,6 +179,10 @@ build/ledger/libledger.so: ledger/ledger.c $(LEDGER_SRC) ledger/qemu-source ledg
 build/ledger/test-model: ledger/test-model.c $(LEDGER_SRC) | deps-auto
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ ledger/test-model.c ledger/model.c
+
+build/bin/sp-ledger-known: ledger/known.c | deps-auto
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
 build/bin/sp-mark: ledger/sp-mark.c ledger/mark.h | deps-auto
 	@mkdir -p $(@D)
