@@ -24,8 +24,9 @@ set -euo pipefail
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
 . "$TOP/scripts/lib/host.sh"
-# The defaults, each set here or in bench/lib.sh (AB_REPS, AB_WARMUP) and
-# nowhere else, and printed in the report's head. zen3 is the target's shape.
+# The defaults, each set here, in bench/lib.sh (AB_REPS, AB_WARMUP) or in
+# lib.sh (AB_ICOUNT_DEFAULT) and nowhere else, and printed in the report's
+# head. zen3 is the target's shape.
 PRESET_DEFAULT=zen3
 PRESET=${PRESET:-$PRESET_DEFAULT}
 REPS=${REPS:-$AB_REPS}
@@ -64,7 +65,7 @@ if [ "${HOST:-0}" = 1 ]; then
 	host_preflight "${inline[@]}"
 else
 	need_preset "$PRESET"
-	need_icount "${ICOUNT:-$ICOUNT_DEFAULT}"
+	need_icount "${ICOUNT:-$AB_ICOUNT_DEFAULT}"
 	need_ledger
 	# -N: a set sized to the machine (both-g2xllc) is sized in the guest.
 	"$TOP/bench/series-ab.sh" -N "${sets[@]}" >/dev/null
@@ -107,7 +108,7 @@ else
 	[ -z "$alone" ] || timeout=$((300 + 30 * (REPS + AB_WARMUP)))
 	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-$tag"
 	mkdir "$RESULTS/sets"
-	VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-$timeout}" \
+	VM_ICOUNT_DEFAULT=$AB_ICOUNT_DEFAULT VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-$timeout}" \
 		-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" || rc=$?
 	{
 		base=$(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base 2>/dev/null || true)
@@ -116,7 +117,7 @@ else
 		[ ! -f "$RESULTS/vm/topology" ] || topology_summary "$RESULTS/vm/topology"
 		echo "Emulated topology under QEMU TCG: compare A with B only; times, latencies and rates are the"
 		echo "emulator's, not the hardware's. Placement counts (migrations, wait_us, shares) mean what they say."
-		[ ! -f "$RESULTS/vm/clock" ] || echo "Clock:    $(cat "$RESULTS/vm/clock") (ICOUNT, default $ICOUNT_DEFAULT)"
+		[ ! -f "$RESULTS/vm/clock" ] || echo "Clock:    $(cat "$RESULTS/vm/clock") (ICOUNT, default $AB_ICOUNT_DEFAULT)"
 		[ ! -f "$RESULTS/vm/ledger.conf" ] || {
 			echo "Ledger:   on (LEDGER=1): l2_miss ... stall_ms are the cache ledger's account of each run's accesses"
 			echo "          on a model (ledger/README.md; sizes and latencies: vm/ledger.conf), not a measurement:"

@@ -42,9 +42,16 @@ need_reps() {
 	[[ $1 =~ ^[1-9][0-9]*$ ]] || die "REPS=$1: want a positive whole number of runs per side (e.g. REPS=$AB_REPS)"
 }
 
-# The guest's clock under TCG, the one default of ICOUNT (vm.sh): off, the
-# host's wall clock, or a shift N, guest time made of instructions
-# (QEMU -icount shift=N,sleep=off).
+# The guest's clock under TCG (ICOUNT, vm.sh): off, the host's wall
+# clock, or a shift N, guest time made of instructions (QEMU -icount
+# shift=N,sleep=off). The A/Bs of make and make bench run on instructions,
+# shift 0: on make's A/B it gave the wall clock's effects with time's CV
+# at 2-5% against 6-34%, a host build beside it or not, and shift 0 is
+# the fastest guest CPU icount offers, nearest the hardware's work per
+# tick (docs/results/2026-12-07-icount-zen3). Every other boot (the
+# tests' guests, make stress, the kselftests) stays on the wall clock
+# until the selftests' bars are measured again under icount.
+AB_ICOUNT_DEFAULT=0
 ICOUNT_DEFAULT=off
 
 # need_icount VALUE: VALUE is off or a whole shift 0 to 10, else stop naming

@@ -22,7 +22,8 @@
 # 99 guest panicked, hung (timeout) or never ran the command; 2 bad usage.
 # ACCEL=kvm|tcg forces the accelerator; otherwise a cached probe decides.
 # ICOUNT=off|SHIFT: the guest's clock under TCG (below); its default is
-# ICOUNT_DEFAULT of lib.sh. The run directory's `clock` names the one used.
+# ICOUNT_DEFAULT of lib.sh, or the caller's VM_ICOUNT_DEFAULT. The run
+# directory's `clock` names the one used.
 # LEDGER=1 [LEDGER_CONF=FILE]: the cache ledger, its windows in the run
 # directory's ledger.txt (below).
 # VM_KEEP=DIR keeps the run directory (console.log, dmesg, topology) in DIR.
@@ -55,7 +56,9 @@ shift $((OPTIND - 1))
 
 # Topology from the preset; the clock (below).
 need_preset "$preset"
-icount=${ICOUNT:-$ICOUNT_DEFAULT}
+# VM_ICOUNT_DEFAULT: a caller's own default (bench.sh's AB_ICOUNT_DEFAULT).
+icount_default=${VM_ICOUNT_DEFAULT:-$ICOUNT_DEFAULT}
+icount=${ICOUNT:-$icount_default}
 need_icount "$icount"
 # LEDGER=1: QEMU loads the cache ledger (ledger/README.md), which models
 # the guest's caches inside the windows that sp-mark opens and writes a
@@ -197,7 +200,7 @@ esac
 [ "$ledger" = 0 ] || [ "$accel" = tcg ] || die "LEDGER=1: the ledger is a TCG plugin, and this run uses KVM; use ACCEL=tcg"
 if [ "$icount" != off ] && [ "$accel" = kvm ]; then
 	[ -z "${ICOUNT:-}" ] || die "ICOUNT=$ICOUNT: icount needs TCG, and this run uses KVM; use ICOUNT=off or ACCEL=tcg"
-	note "vm: KVM runs on the host's clock; ICOUNT's default ($ICOUNT_DEFAULT) does not apply"
+	note "vm: KVM runs on the host's clock; ICOUNT's default ($icount_default) does not apply"
 	icount=off
 fi
 if [ "$icount" = off ]; then

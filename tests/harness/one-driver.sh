@@ -63,7 +63,7 @@ echo "# make HOST=1 and make bench HOST=1, one report: $(paste -sd' ' "$t/make.s
 # command run here as the guest would run it.
 mkdir -p "$t/bin" "$t/vmres"
 # Like vm.sh, it names its clock in VM_KEEP.
-printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\nmkdir -p "$VM_KEEP" && echo "icount shift=3: as vm.sh says it" >"$VM_KEEP/clock"\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n' "$t/vm.args" >"$t/bin/vm.sh"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\nmkdir -p "$VM_KEEP" && echo "icount shift=3: as vm.sh says it" >"$VM_KEEP/clock"\necho "$VM_ICOUNT_DEFAULT" >"%s.icount"\nwhile [ "$1" != -- ]; do shift; done\nshift\nexec "$@"\n' "$t/vm.args" "$t/vm.args" >"$t/bin/vm.sh"
 chmod +x "$t/bin/vm.sh"
 : >"$t/bzImage"
 SP_RESULTS=$t/vmres VM_SH=$t/bin/vm.sh BENCH_KERNEL=$t/bzImage BUILD=$t/build SETS=ab \
@@ -77,8 +77,11 @@ a=$(paste -sd' ' "$t/vm.args")
 grep -q '^Topology: preset zen3 (PRESET, default zen3), as checked inside the guest:$' "$v/report.txt" &&
 	grep -qxF "$runs" "$v/report.txt" && grep -q '^== ab: SIS_SMALL_LLC A/B$' "$v/report.txt" ||
 	fail "the guest's path: the report's head or section: $(cat "$v/report.txt")"
-# The clock: vm.sh's words in the head, its name in every row of results.json.
-grep -qxF "Clock:    icount shift=3: as vm.sh says it (ICOUNT, default $ICOUNT_DEFAULT)" "$v/report.txt" ||
+# The clock: the A/B's default given to vm.sh, vm.sh's words in the head,
+# its name in every row of results.json.
+[ "$(cat "$t/vm.args.icount")" = "$AB_ICOUNT_DEFAULT" ] ||
+	fail "the guest's path: vm.sh was not given the A/B's clock (VM_ICOUNT_DEFAULT=$(cat "$t/vm.args.icount"))"
+grep -qxF "Clock:    icount shift=3: as vm.sh says it (ICOUNT, default $AB_ICOUNT_DEFAULT)" "$v/report.txt" ||
 	fail "the guest's path: no clock in the head: $(cat "$v/report.txt")"
 [ "$(grep -c '"clock": "icount shift=3"}' "$v/sets/results.json")" = "$(grep -c '"set": ' "$v/sets/results.json")" ] ||
 	fail "the guest's path: a row of results.json without the clock: $(head -n 3 "$v/sets/results.json")"
