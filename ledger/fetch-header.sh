@@ -21,12 +21,7 @@ PIN=${LEDGER_QEMU_SOURCE:-$TOP/ledger/qemu-source}
 APT_GET=${APT_GET:-apt-get}
 QEMU_BIN=${QEMU_BIN:-qemu-system-x86_64}
 
-pin() {
-	local v
-	v=$(sed -n "s/^$1=//p" "$PIN")
-	[ -n "$v" ] || die "$PIN has no $1; restore it from git"
-	echo "$v"
-}
+pin() { pin_get "$PIN" "$1"; }
 BINARY_PACKAGE=$(pin BINARY_PACKAGE)
 SOURCE_PACKAGE=$(pin SOURCE_PACKAGE)
 SOURCE_VERSION=$(pin SOURCE_VERSION)

@@ -36,6 +36,15 @@ note() {
 	echo ">> $*" >&2
 }
 
+# pin_get FILE KEY: KEY's value in FILE, a pin of KEY=VALUE lines (series/base,
+# ledger/qemu-source), else stop naming the file and the fix.
+pin_get() {
+	local v
+	v=$(sed -n "s/^$2=//p" "$1")
+	[ -n "$v" ] || die "$1 has no $2; restore it from git"
+	printf '%s\n' "$v"
+}
+
 # need_reps N: N runs per side is a positive whole number, else stop
 # naming the fix. Checked on the host before anything is built or booted.
 need_reps() {

@@ -3,10 +3,7 @@
 
 # Read a key of series/base (KEY=value lines).
 base_get() {
-	local v
-	v=$(sed -n "s/^$1=//p" "${SERIES_BASE:-$TOP/series/base}")
-	[ -n "$v" ] || die "${SERIES_BASE:-series/base} has no $1; restore it from git"
-	printf '%s\n' "$v"
+	pin_get "${SERIES_BASE:-$TOP/series/base}" "$1"
 }
 
 # base_origin TREE: where the base (refs/sp/base) of TREE came from. "history":
