@@ -245,10 +245,12 @@ stop_guest() {
 }
 expected >"$run/expected"
 echo "$clock" >"$run/clock"
-# The machine file goes with the run's record.
-[ "$ledger" = 0 ] || cp "$ledger_conf" "$run/ledger.conf"
-[ "$ledger" = 0 ] ||
+# The ledger: QEMU loads the plugin, and the machine file goes with the
+# run's record.
+if [ "$ledger" = 1 ]; then
+	cp "$ledger_conf" "$run/ledger.conf"
 	qemu_opts+=(-plugin "$ledger_so,sockets=$sockets,dies=$dies,cores=$cores,threads=$threads,node_mb=1024,cache=$ledger_conf,out=$run/ledger.txt")
+fi
 : >"$run/stderr"
 # -c: the guest brings the CPUs maxcpus= left offline online (guest-run.sh).
 if [ -n "$boot_cpus" ] && ((boot_cpus < ncpu)); then
