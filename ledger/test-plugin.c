@@ -14,7 +14,10 @@
  * re-registers and opens the window; 256 KiB read on vCPU 0 (4096 local
  * DRAM misses); the end marker writes window 1. Accesses between windows are
  * not counted; window 2 (label 4) has vCPU 32 read 4 KiB that vCPU 0 wrote
- * in window 2 (64 c2c_remote) and one I/O access (unmodelled=1).
+ * in window 2 (64 c2c_remote), then 4 KiB of the second node, which QEMU 7.2
+ * reports at 2 GiB + offset (64 local DRAM misses on LLC 2, ledger.c), one
+ * access in the gap between the nodes' reports and one I/O access
+ * (unmodelled=2). TP_VERSION=N installs as a QEMU of plugin API version N.
  */
 #include <qemu-plugin.h>
 
@@ -169,6 +172,8 @@ static int do_install(int argc, char **argv)
 	memset(&info, 0, sizeof(info));
 	info.target_name = "x86_64";
 	info.version.min = info.version.cur = QEMU_PLUGIN_VERSION;
+	if (getenv("TP_VERSION"))
+		info.version.cur = atoi(getenv("TP_VERSION"));
 	info.system_emulation = true;
 	info.system.smp_vcpus = info.system.max_vcpus = 64;
 	return install(1, &info, argc, argv);
@@ -263,6 +268,9 @@ static void run(const char *conf, const char *outp)
 		mem(load_tb, 0, (1ULL << 28) + l * 64, 1);
 	for (l = 0; l < 64; l++)
 		mem(load_tb, 32, (1ULL << 28) + l * 64, 0);
+	for (l = 0; l < 64; l++)
+		mem(load_tb, 32, (2ULL << 30) + (1ULL << 20) + l * 64, 0);
+	mem(load_tb, 32, (1ULL << 30) + (1ULL << 20), 0);
 	hw.io = true;
 	mem(load_tb, 0, 0xfee00000, 0);
 	hw.io = false;
