@@ -182,7 +182,7 @@ build/ledger/test-model: ledger/test-model.c $(LEDGER_SRC) | deps-auto
 
 build/bin/sp-ledger-known: ledger/known.c | deps-auto
 	@mkdir -p $(@D)
-	gcc -O2 -Wall -Wextra -Werror -o $@ $<
+	gcc -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
 build/bin/sp-mark: ledger/sp-mark.c ledger/mark.h | deps-auto
 	@mkdir -p $(@D)

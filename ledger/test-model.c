@@ -181,6 +181,110 @@ static void sharing(void)
 	}
 }
 
+/*
+ * known.c's share mode, access for access (one word a line): the writer (CPU
+ * 0) sets the flag to 0, then each of R rounds: the writer loads the flag,
+ * stores every line of 256 KiB and stores the flag; the reader loads the
+ * flag, loads every line and stores the flag. (The kernel's zeroing of each
+ * page at the first store costs the same miss as the store would; a reader's
+ * extra spin on a flag it already holds hits.) Each store makes the other
+ * core's copy stale, so by the model's rules:
+ * - the reader, every round: the flag and every line from the writer's L2,
+ *   in the class of the distance: R x (lines + 1); then its flag store hits
+ *   its L2 (the sweep pushed the flag out of its L1);
+ * - the writer: the flag's first store and round 1's lines from DRAM; from
+ *   round 2 the flag from the reader's L2 (R - 1), and the lines hit its own
+ *   L2 (reads do not make the writer's copies stale; 256 KiB > L1), as do
+ *   its flag stores.
+ */
+static void share_known(void)
+{
+	const uint64_t base = 5 << 20, flag = 7 << 20, n = 256 * 1024 / 64, r = 20;
+	unsigned readers[] = { 2, 16, 32 }, i, k;
+	const enum lg_class want[] = { LG_C2C_LLC, LG_C2C_NODE, LG_C2C_REMOTE };
+	const char *names[] = {
+		"known.c share, writer CPU 0, reader CPU 2 (same LLC), 20 rounds of 256 KiB: reader",
+		"known.c share, writer CPU 0, reader CPU 16 (other LLC), 20 rounds of 256 KiB: reader",
+		"known.c share, writer CPU 0, reader CPU 32 (other socket), 20 rounds of 256 KiB: reader",
+	};
+
+	for (i = 0; i < 3; i++) {
+		struct lg_model *m = fresh();
+		uint64_t wr[LG_NCLASS] = { 0 }, rd[LG_NCLASS] = { 0 };
+
+		lg_access(m, 0, flag, 1);
+		for (k = 0; k < r; k++) {
+			lg_access(m, 0, flag, 0);
+			pass(m, 0, base, n, 1);
+			lg_access(m, 0, flag, 1);
+			lg_access(m, readers[i], flag, 0);
+			pass(m, readers[i], base, n, 0);
+			lg_access(m, readers[i], flag, 1);
+		}
+		rd[want[i]] = r * (n + 1);
+		rd[LG_L2] = r;
+		expect(m, names[i], readers[i], rd);
+		wr[LG_DRAM_LOCAL] = n + 1;
+		wr[LG_L1] = 1;
+		wr[want[i]] = r - 1;
+		wr[LG_L2] = 1 + (r - 1) * (n + 1);
+		expect(m, "  ... the writer: round 1 from DRAM, then L2 hits; the flag from the reader",
+		       0, wr);
+		lg_model_free(m);
+	}
+}
+
+/* known.c's triad on CPU 0: arrays of N lines at FIRST, FIRST + N, FIRST + 2N. */
+static void triad(struct lg_model *m, uint64_t n, uint64_t first, unsigned passes)
+{
+	uint64_t l;
+	unsigned p;
+
+	for (l = 0; l < 3 * n; l++)
+		lg_access(m, 0, first + l, 1);
+	for (p = 0; p < passes; p++)
+		for (l = 0; l < n; l++) {
+			lg_access(m, 0, first + n + l, 0);
+			lg_access(m, 0, first + 2 * n + l, 0);
+			lg_access(m, 0, first + l, 1);
+		}
+}
+
+/*
+ * known.c's triad mode on CPU 0, access for access: arrays x, y, z of KIB
+ * KiB each (one word a line), written once in that order, then PASSES passes
+ * of x = y + 3 * z (load y, load z, store x, line by line). The first writes
+ * miss to DRAM (3 x lines). Then, if the three fit one L3 (5461 KiB each,
+ * 3 x 5461 KiB just under half of 32 MiB), every access of every pass misses
+ * L2 and hits L3 (x's dirty lines were written back there); if they do not
+ * (43690 KiB each, 4 x L3), every access goes to memory again (x's dirty
+ * lines left the L3 and made memory current), local or remote by where the
+ * pages are: known.c touches them first on CPU a, so they are its node's.
+ */
+static void triad_known(void)
+{
+	const uint64_t in = 5461 * 1024 / 64, out = 43690ULL * 1024 / 64;
+	struct lg_model *m;
+
+	m = fresh();
+	triad(m, in, 1 << 20, 4);
+	expect(m, "known.c triad, 3 x 5461 KiB (in one L3), 4 passes on CPU 0: first writes from DRAM, every pass from L3",
+	       0, W([LG_DRAM_LOCAL] = 3 * in, [LG_L3] = 4 * 3 * in));
+	lg_model_free(m);
+
+	m = fresh();
+	triad(m, out, 1 << 20, 2);
+	expect(m, "known.c triad, 3 x 43690 KiB (4 x L3), 2 passes on CPU 0: first writes and every pass from local DRAM",
+	       0, W([LG_DRAM_LOCAL] = 3 * 3 * out));
+	lg_model_free(m);
+
+	m = fresh();
+	triad(m, out, NODE1, 2);
+	expect(m, "  ... the same arrays on node 1 (first touched elsewhere): all from remote DRAM",
+	       0, W([LG_DRAM_REMOTE] = 3 * 3 * out));
+	lg_model_free(m);
+}
+
 /* Sets bigger than L3: every pass from DRAM, local or remote by home. */
 static void streams(void)
 {
@@ -316,7 +420,9 @@ int main(int argc, char **argv)
 	}
 	moves();
 	sharing();
+	share_known();
 	streams();
+	triad_known();
 	window_line();
 	printf("%d of %d cases passed\n", cases - failures, cases);
 	return failures ? 1 : 0;

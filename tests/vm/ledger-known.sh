@@ -7,10 +7,16 @@
 # LLC, another LLC, the other socket) costs one L2 miss a line and move,
 # served from that distance's class, and none for the SMT sibling; a
 # stream that fits one L3 hits it, one that fits no cache goes to local
-# memory; each within 20% (known-check.sh's TOL). This is also the check
+# memory; a writer on CPU 0 and a reader in the LLC, in another LLC and on
+# the other socket sharing a buffer: the reader misses every line every
+# round, from the writer's cache in that distance's class, and the writer
+# no more than pinned; STREAM's triad in one L3 (from L3 on every pass)
+# and in 4 x L3 (from local memory on every pass); each within 20%
+# (known-check.sh's TOL and its reasons). This is also the check
 # that the plugin's vCPU numbering matches the guest's CPU ids and LLCs:
 # a mismatch sends a move to the wrong class. The runs behind it, and a
-# wrong topology failing: docs/results/2026-12-07-ledger-known-2s4llc.
+# wrong topology failing: docs/results/2026-12-07-ledger-known-2s4llc
+# (the moves and streams; the share and triad cases have no record yet).
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 make -s -C "$TOP" ledger >"$t/make.out" 2>&1 || fail "make ledger failed: $(tail -n 5 "$t/make.out")"
