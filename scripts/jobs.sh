@@ -192,12 +192,14 @@ perf-bench-sched-messaging:
 		field=perf-bench-sched-messaging.total_time_sec
 		mm=$(mm_hackbench thread-sockets "$g" "$l") ;;
 	*/sp-schbench\ *)
-		m=$(opt "$work" -m) secs=$(opt "$work" -r)
+		# -t: the set's own worker count (schbench-wN); else an LLC's CPUs.
+		m=$(opt "$work" -m) secs=$(opt "$work" -r) w=$(opt "$work" -t)
+		w=${w:-$llc}
 		lkp="$(lkp_head schbench)
 iterations: 1x
 schbench:
   message_threads: $m
-  worker_threads: $llc
+  worker_threads: $w
   runtime: ${secs}s"
 		field=schbench.wakeup_latency_99%_us
 		mm="export MMTESTS=\"schbench\"
@@ -205,8 +207,8 @@ export MMTEST_ITERATIONS=$reps
 export SCHBENCH_RUNTIME=$secs
 export SCHBENCH_INTERVAL=$secs
 export SCHBENCH_MESSAGE_THREADS=$m
-export SCHBENCH_MIN_WORKER_THREADS=$llc
-export SCHBENCH_MAX_WORKER_THREADS=$llc"
+export SCHBENCH_MIN_WORKER_THREADS=$w
+export SCHBENCH_MAX_WORKER_THREADS=$w"
 		mmdiff+=("$set: the real schbench in place of sp-schbench (under LKP too): its own percentiles, no requests per second or wake_local_pct") ;;
 	*/latency.sh\ *) skipped+=("$set: cyclictest beside hackbench has no LKP or mmtests form; run it with make bench HOST=1") ;;
 	*"taskset -c LLC0 "*) skipped+=("$set: pinned to the LLC of CPU 0; run it with make bench HOST=1") ;;
@@ -250,7 +252,7 @@ cp "$TOP/bench/lib.sh" "$out.partial/mmtests/lib.sh"
 # Jobs of the sched-placement A/B sets, for your own machine
 
 Written by make jobs from bench/sets ($(git -C "$TOP" log -1 --format=%h 2>/dev/null || echo unknown)), $reps runs per
-side, schbench with $llc workers per message thread. Boot a kernel of the series first (make deb), as
+side, schbench-N with $llc workers per message thread (schbench-wN with N). Boot a kernel of the series first (make deb), as
 root with debugfs mounted.
 
 LKP (lkp-tests, after make install in its checkout): each lkp/SET.yaml gives two jobs, one per side of

@@ -56,6 +56,13 @@ want limit-g2 "limit-g2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | SIS_LIMIT_STACKI
 want pair-llc "pair-llc | SELECT_BIAS_PREV | UTIL_FITS_CAPACITY | cpus_utilised,~wake_*,~turbo_* | SELECT_BIAS_PREV on top of UTIL_FITS_CAPACITY, hackbench in one LLC | taskset -c 0 hackbench -g 1 -f $(taskset -c 0 nproc) -l 3000 --threads --pipe"
 want tbench-2 "tbench-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_*,tbench_mbps | both wakeup switches, tbench 2 clients | $TOP/bench/tbench.sh 10 2"
 want stream-2 "stream-2 | NUMA_IMB_PINNED | - | cpus_utilised,~wake_*,~turbo_*,triad_mbps,triad_avg_mbps | NUMA_IMB_PINNED, STREAM triad 2 passes, pinned to CPUs 0,2 | taskset -c 0,2 $TOP/bench/../build/bin/sp-stream -n 2"
+# The calibration's sets (docs/results/2026-12-07-calibration-zen3): a
+# worker count of one message thread, and STREAM under the wakeup switches.
+want schbench-w2 "schbench-w2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_*,rps,~wake_local_pct | both wakeup switches, sp-schbench: one message thread with 2 workers | $TOP/bench/../build/bin/sp-schbench -m 1 -t 2 -r 10"
+want both-stream-2 "both-stream-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_*,triad_mbps,triad_avg_mbps | both wakeup switches, STREAM triad 2 passes, pinned to CPUs 0,2 (threads that never sleep: a control) | taskset -c 0,2 $TOP/bench/../build/bin/sp-stream -n 2"
+# schbench-N keeps its message threads: schbench-wN's longer prefix takes
+# only names that begin schbench-w.
+want schbench-2 "schbench-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_*,rps,~wake_local_pct | both wakeup switches, sp-schbench: 2 message threads, each with as many workers as an LLC has CPUs | $TOP/bench/../build/bin/sp-schbench -m 2 -r 10"
 echo "# bench/sets: ${#all[@]} sets resolve; e.g. $(echo "$out" | grep '^stream-2 ')"
 # The sets run with no name are the @default line's.
 [ "$("$B" -d | cut -d' ' -f1 | paste -sd' ')" = "$(sed -n 's/^@default //p' "$TOP/bench/sets")" ] ||

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The calibration table's runs (issue 60, item 6), one cell group a command,
+# one after another on this host, nothing else in a VM:
+#   docs/results/2026-12-07-calibration-zen3/run.sh GROUP
+# Each GROUP is one boot of zen3 through scripts/bench.sh (make bench's
+# driver) on the kernel make last built (build/kbuild-vm; run `make kernel
+# tools ledger` first), on icount shift 0, the A/B's default clock and the
+# ledger's. The groups, in the order to run them (the record's README gives
+# the estimates and the records they come from):
+#   hb-ledger  LEDGER=1, 12 runs a side: hackbench at 4, 2, 8 and 1 groups
+#   tb-ledger  LEDGER=1, 6 runs a side: tbench 64 clients, 2 s
+#   plain-1    no ledger, 8 runs a side: tbench 32, schbench 64 workers, pipe
+#   plain-2    no ledger, 6 runs a side: tbench 8, 16, 1, schbench 16
+#              workers, STREAM: only if the time is there
+# It writes GROUP/ here (refused if it exists: a run is never overwritten):
+# the report (report.txt), results.json, each set's .raw, .meta, .csv and,
+# with the ledger, its .ledger (the runs' window labels), the machine file
+# and the plugin's window lines (ledger.conf, ledger.txt.gz), machine,
+# topology and clock; make.err, the driver's stderr with the host's time (s)
+# on each line (the first guest line ends the boot, "== SET" starts a set);
+# host.vmstat (the host every 5 s); summary (this script's last line). The
+# whole results directory (plots, console, dmesg) stays where summary's
+# results= says, outside the repository.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+group=${1:-}
+# One line per group: the knobs of scripts/bench.sh (bench/README.md). The
+# guest's time bound, BENCH_TIMEOUT, is 2 to 2.5 times the estimate: a bound,
+# not a plan; the sets that completed are reported even if it strikes.
+case $group in
+hb-ledger) knobs=(LEDGER=1 REPS=12 HB_LOOPS=500 SETS='both-g4 both-g2 both-g8 both-g1' BENCH_TIMEOUT=4500) ;;
+tb-ledger) knobs=(LEDGER=1 REPS=6 TBENCH_SECS=2 SETS='tbench-64' BENCH_TIMEOUT=2700) ;;
+plain-1) knobs=(REPS=8 TBENCH_SECS=2 SCHBENCH_SECS=2 PIPE_LOOPS=50000 SETS='tbench-32 schbench-w64 both-pipe' BENCH_TIMEOUT=3600) ;;
+plain-2) knobs=(REPS=6 TBENCH_SECS=2 SCHBENCH_SECS=2 SETS='tbench-8 tbench-16 schbench-w16 tbench-1 both-stream-10' BENCH_TIMEOUT=4500) ;;
+*)
+	echo "usage: run.sh GROUP, one of: hb-ledger tb-ledger plain-1 plain-2 (in that order; the record's README)" >&2
+	exit 2
+	;;
+esac
+out=$here/$group
+[ ! -e "$out" ] || { echo "error: $out exists: a group runs once; move it away to run it again" >&2; exit 1; }
+cd "$top" || exit 1
+# The prerequisites, before anything boots (bench.sh checks the rest).
+[ -f build/kbuild-vm/arch/x86/boot/bzImage ] || { echo "error: no kernel; run 'make kernel' first" >&2; exit 1; }
+for t in stats sp-schbench sp-stream; do
+	[ -x "build/bin/$t" ] || { echo "error: build/bin/$t missing; run 'make tools'" >&2; exit 1; }
+done
+case " ${knobs[*]} " in
+*" LEDGER=1 "*) { [ -f build/ledger/libledger.so ] && [ -x build/bin/sp-mark ]; } ||
+	{ echo "error: the ledger is not built; run 'make ledger'" >&2; exit 1; } ;;
+esac
+mkdir -p "$out"
+res=$(mktemp -d "${TMPDIR:-/tmp}/calibration-$group.XXXXXX")
+vmstat -n 5 >"$out/host.vmstat" &
+vm=$!
+start=$(date +%s)
+# Only this group's knobs reach bench.sh: none from the caller's shell.
+env -u HB_LOOPS -u PIPE_LOOPS -u LAT_SECS -u TBENCH_SECS -u SCHBENCH_SECS -u MSG_LOOPS -u STREAM_MIB \
+	-u SCHED_LAT -u LEDGER -u LEDGER_CONF -u ICOUNT -u SETS -u REPS -u HOST -u BENCH_KERNEL -u IDLE_MAX_PCT \
+	-u SP_INLINE_FEATURE -u SP_INLINE_WORKLOAD \
+	PRESET=zen3 ICOUNT=0 SCHED_LAT=0 "${knobs[@]}" SP_RESULTS="$res" scripts/bench.sh >"$res/bench.out" \
+	2> >(while IFS= read -r l; do printf '%s %s\n' "$(date +%s)" "$l"; done >"$out/make.err")
+rc=$?
+end=$(date +%s)
+kill "$vm"
+# The text of the run, into the record: the one results directory under
+# $res (complete, or .partial if a set failed or the guest timed out).
+d=$(find "$res" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+if [ -n "$d" ]; then
+	for f in report.txt results.json sets/machine vm/topology vm/clock vm/ledger.conf; do
+		[ ! -f "$d/$f" ] || cp "$d/$f" "$out/"
+	done
+	for f in "$d"/sets/*.raw "$d"/sets/*.meta "$d"/sets/*.csv "$d"/sets/*.ledger; do
+		[ ! -f "$f" ] || cp "$f" "$out/"
+	done
+	[ ! -f "$d/vm/ledger.txt" ] || gzip -9n <"$d/vm/ledger.txt" >"$out/ledger.txt.gz"
+fi
+echo "group=$group rc=$rc wall_s=$((end - start)) start=$start end=$end head=$(git rev-parse --short HEAD)" \
+	"kernel=$(git -C build/linux log -1 --format=%h 2>/dev/null || echo unknown) results=${d:-none} knobs=${knobs[*]}" |
+	tee "$out/summary"
+exit "$rc"
