@@ -34,10 +34,21 @@
 # node then holds it); then every pass loads two lines and stores one per
 # index, 3 x KIB x 16 accesses, all L2 misses. Three arrays inside one L3
 # (3 x 5461 KiB) hit it on every pass, the stored array's dirty lines
-# having been written back there from the L2: l3 PASSES x 3 x KIB x 16,
-# dram_local only the first write's. Outside (3 x 43690 KiB, 4 x L3), every
+# having been written back there from the L2: l3 PASSES x 3 x KIB x 16.
+# The first write is served from the L3 too where the kernel hands out
+# pages that an earlier window left there (its free lists are last in,
+# first out: 79% of them in
+# docs/results/2026-12-07-ledger-known-nodes-2s4llc): so l3 + dram_local is (PASSES + 1) x 3 x KIB x 16, and
+# dram_local at most the first write's. Outside (3 x 43690 KiB, 4 x L3), every
 # line left the L3 before its turn came again, a dirty one making memory
 # current: dram_local (PASSES + 1) x 3 x KIB x 16, dram_remote 0.
+#
+# triad-far: triad-dram on the other socket's CPU, whose first writes put
+# the arrays on the second node: the same counts, local. Every window must
+# also have modelled nearly all its accesses: unmodelled (I/O, or an
+# address the plugin cannot place in a node) at most 1% of l1 + l2 +
+# l2_miss, else an error line (the known loads make no I/O; 2026-12-07's
+# address bug counted the second node's memory there).
 #
 # Why 20%: the pinned window subtracts the kernel's and the tools' own
 # traffic only on average (in docs/results/2026-12-07-ledger-known-2s4llc
@@ -57,6 +68,11 @@ FNR == NR {
 	for (i = 1; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
 	for (k in f) w[f["label"], k] = f[k]
 	have[f["label"]] = 1
+	acc = f["l1"] + f["l2"] + f["l2_miss"]
+	if (f["unmodelled"] + 0 > acc / 100) {
+		printf "error: window %s: %d accesses unmodelled against %d modelled (over 1%%): the plugin cannot place them in guest RAM (ledger/README.md, Home node)\n", f["label"], f["unmodelled"], acc
+		bad = 1
+	}
 	next
 }
 {
@@ -69,6 +85,13 @@ function check(c, m, got, want, scale,   ok) {
 	ok = (got - want <= scale * tol / 100 && want - got <= scale * tol / 100)
 	m = sprintf("%-11s", m)
 	printf "%-12s %s %" (23 - length(m)) "d  want %12d +- %9d  %s\n", c, m, got, want, scale * tol / 100, ok ? "ok" : "FAIL"
+	if (!ok) bad = 1
+}
+# upto CASE METRIC GOT MAX SCALE: GOT <= MAX + tol% of SCALE.
+function upto(c, m, got, max, scale,   ok) {
+	ok = (got - max <= scale * tol / 100)
+	m = sprintf("%-11s", m)
+	printf "%-12s %s %" (23 - length(m)) "d  want <= %9d + %9d  %s\n", c, m, got, max, scale * tol / 100, ok ? "ok" : "FAIL"
 	if (!ok) bad = 1
 }
 function val(c, m) { return w[lab[c], m] + 0 }
@@ -122,14 +145,18 @@ END {
 	}
 	if ("triad-l3" in lab) {
 		lines = 3 * kib["triad-l3"] * 16
-		check("triad-l3", "l3", val("triad-l3", "l3"), passes["triad-l3"] * lines, passes["triad-l3"] * lines)
-		check("triad-l3", "dram_local", val("triad-l3", "dram_local"), lines, lines)
+		want = (passes["triad-l3"] + 1) * lines
+		check("triad-l3", "l3+dram_local", val("triad-l3", "l3") + val("triad-l3", "dram_local"), want, want)
+		upto("triad-l3", "dram_local", val("triad-l3", "dram_local"), lines, lines)
 	}
-	if ("triad-dram" in lab) {
-		lines = 3 * kib["triad-dram"] * 16
-		want = (passes["triad-dram"] + 1) * lines
-		check("triad-dram", "dram_local", val("triad-dram", "dram_local"), want, want)
-		check("triad-dram", "dram_remote", val("triad-dram", "dram_remote"), 0, want)
+	n = split("triad-dram triad-far", cs, " ")
+	for (i = 1; i <= n; i++) {
+		c = cs[i]
+		if (!(c in lab)) continue
+		lines = 3 * kib[c] * 16
+		want = (passes[c] + 1) * lines
+		check(c, "dram_local", val(c, "dram_local"), want, want)
+		check(c, "dram_remote", val(c, "dram_remote"), 0, want)
 	}
 	exit bad
 }' "$1" "$2"
