@@ -15,8 +15,9 @@
 # (known-check.sh's TOL and its reasons). This is also the check
 # that the plugin's vCPU numbering matches the guest's CPU ids and LLCs:
 # a mismatch sends a move to the wrong class. The runs behind it, and a
-# wrong topology failing: docs/results/2026-12-07-ledger-known-2s4llc
-# (the moves and streams; the share and triad cases have no record yet).
+# wrong topology failing: docs/results/2026-12-07-ledger-known-nodes-2s4llc
+# (all cases) and docs/results/2026-12-07-ledger-known-2s4llc (the moves,
+# the streams and the wrong topology).
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d); cleanup_on_exit 'rm -rf "$t"'
 make -s -C "$TOP" ledger >"$t/make.out" 2>&1 || fail "make ledger failed: $(tail -n 5 "$t/make.out")"
