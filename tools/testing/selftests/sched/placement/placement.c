@@ -262,6 +262,53 @@ static void find_feature(const char *name, int *state, int *bit)
 const int nr_placement_switches = sizeof(placement_switches) /
 				  sizeof(placement_switches[0]);
 
+int sis_scan_parse(const char *text, struct sis_scan *s)
+{
+	char buf[BUF_SIZE], list[128], *line, *save;
+	bool row0 = false;
+	unsigned long cnt;
+	int nr;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !strncmp(line, "nollc ", 6))
+			continue;
+		if (sscanf(line, "llc %127s %d", list, &nr) == 2) {
+			if (s->nr_llc == MAX_CPUS)
+				return -1;
+			s->llc_cpu[s->nr_llc] = atoi(list);
+			s->llc_depth[s->nr_llc++] = nr;
+		} else if (sscanf(line, "scanned %d %lu", &nr, &cnt) == 2) {
+			if (!nr) {
+				row0 = true;
+				s->unscanned = cnt;
+				continue;
+			}
+			s->scans += cnt;
+			if (cnt && nr > s->deepest)
+				s->deepest = nr;
+		} else if (sscanf(line, "stopped %lu", &cnt) == 1) {
+			s->stopped = cnt;
+		} else if (sscanf(line, "found %lu", &cnt) == 1) {
+			s->found = cnt;
+		} else {
+			return -1;
+		}
+	}
+	return row0 ? 0 : -1;
+}
+
+int sis_scan_read(struct sis_scan *s)
+{
+	char buf[BUF_SIZE];
+
+	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
+		return -1;
+	return sis_scan_parse(buf, s);
+}
+
 long sis_wake_counted(const char *name)
 {
 	char buf[BUF_SIZE], line_name[64], *line, *save;

@@ -58,6 +58,29 @@ bool cpu_offline(int cpu);
 int cpu_set_online(int cpu, bool on);
 
 /*
+ * One read of sis_scan: each LLC's first CPU and its depth
+ * (nr_idle_scan), and the counts since the last clear.
+ */
+struct sis_scan {
+	int nr_llc;
+	int llc_cpu[MAX_CPUS];		/* the first CPU of the LLC */
+	int llc_depth[MAX_CPUS];	/* its nr_idle_scan */
+	unsigned long stopped;		/* wakeups stopped before any scan */
+	unsigned long unscanned;	/* "scanned 0": no CPU of the LLC allowed */
+	unsigned long scans;		/* wakeups that scanned one CPU or more */
+	int deepest;			/* the deepest row with a count, 0 if none */
+	unsigned long found;		/* scans that found an idle CPU */
+};
+
+/*
+ * Parses @text, the contents of sis_scan, into @s: 0, or -1 when a line
+ * is none of the file's, or the "scanned 0" row is missing.
+ */
+int sis_scan_parse(const char *text, struct sis_scan *s);
+/* Reads sis_scan into @s: 0, or -1 if unreadable or it does not parse. */
+int sis_scan_read(struct sis_scan *s);
+
+/*
  * The count of @name in sis_wake, or of every line when @name is NULL;
  * -1 if unreadable.
  */
