@@ -13,9 +13,10 @@
  *             and invalid ones (which must fail and change nothing)
  *   reader    /sys/kernel/debug/sched/sis_scan, sis_wake and features read
  *             in a loop, and sis_scan and sis_wake cleared at random, while
- *             the rest goes on; every read of sis_wake must parse (its
- *             comment line, then the names of the first read, each with
- *             a count that does not go down between clears)
+ *             the rest goes on; every read of sis_scan must parse
+ *             (placement.c's sis_scan_read()), and every read of sis_wake
+ *             (its comment line, then the names of the first read, each
+ *             with a count that does not go down between clears)
  *   hotplug   (-H) a single CPU, every CPU of one LLC, and all of the last
  *             node but one CPU, taken offline and back, in turn, with
  *             every switch on; with -H the run cycles through 10 s of
@@ -513,13 +514,13 @@ static bool wake_read(void)
 static void *reader(void *arg)
 {
 	char buf[BUF_SIZE];
+	struct sis_scan scan;
 	unsigned int s = seed * 5;
 
 	(void)arg;
 	while (!atomic_load(&stop)) {
-		if (!base && (read_file(SIS_SCAN, buf, sizeof(buf)) <= 0 ||
-			      !strstr(buf, "scanned 0 ")))
-			bad("reading sis_scan failed");
+		if (!base && sis_scan_read(&scan))
+			bad("reading sis_scan failed, or it does not parse");
 		if (read_file(FEATURES, buf, sizeof(buf)) <= 0)
 			bad("reading features failed");
 		atomic_fetch_add(&counters[C_READS], 1);
