@@ -309,22 +309,54 @@ int sis_scan_read(struct sis_scan *s)
 	return sis_scan_parse(buf, s);
 }
 
-long sis_wake_counted(const char *name)
+int sis_wake_parse(const char *text, struct sis_wake *w)
 {
-	char buf[BUF_SIZE], line_name[64], *line, *save;
-	unsigned long cnt;
-	long sum = 0;
+	char buf[BUF_SIZE], *line, *save;
+	bool first = true;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), first = false) {
+		char *sp = strchr(line, ' ');
+
+		if (line[0] == '#') {
+			if (!first)
+				return -1;
+			w->schedstats = !!strstr(line, "(schedstats on)");
+			continue;
+		}
+		if (first || w->nr == SIS_WAKE_MAX || !sp || sp == line ||
+		    sp - line >= SIS_WAKE_NAME || !sp[1] ||
+		    strspn(sp + 1, "0123456789") != strlen(sp + 1) ||
+		    strspn(line, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(sp - line))
+			return -1;
+		memcpy(w->name[w->nr], line, sp - line);
+		w->name[w->nr][sp - line] = '\0';
+		w->count[w->nr++] = strtoul(sp + 1, NULL, 10);
+	}
+	return 0;
+}
+
+int sis_wake_read(struct sis_wake *w)
+{
+	char buf[BUF_SIZE];
 
 	if (read_file(SIS_WAKE, buf, sizeof(buf)) < 0)
 		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' ||
-		    sscanf(line, "%63s %lu", line_name, &cnt) != 2)
-			continue;
-		if (!name || !strcmp(name, line_name))
-			sum += cnt;
-	}
+	return sis_wake_parse(buf, w);
+}
+
+long sis_wake_counted(const char *name)
+{
+	struct sis_wake w;
+	long sum = 0;
+
+	if (sis_wake_read(&w))
+		return -1;
+	for (int i = 0; i < w.nr; i++)
+		if (!name || !strcmp(name, w.name[i]))
+			sum += w.count[i];
 	return sum;
 }
 

@@ -80,9 +80,27 @@ int sis_scan_parse(const char *text, struct sis_scan *s);
 /* Reads sis_scan into @s: 0, or -1 if unreadable or it does not parse. */
 int sis_scan_read(struct sis_scan *s);
 
+/* One read of sis_wake: a count per decision, named as the file names it. */
+#define SIS_WAKE_MAX	32
+#define SIS_WAKE_NAME	32
+struct sis_wake {
+	int nr;
+	char name[SIS_WAKE_MAX][SIS_WAKE_NAME];
+	unsigned long count[SIS_WAKE_MAX];
+	bool schedstats;	/* its comment line says "(schedstats on)" */
+};
+
+/*
+ * Parses @text, the contents of sis_wake, into @w: 0, or -1 when a line
+ * is neither the comment (the first line, and only it) nor "name count"
+ * (a name of a-z and _, a count of digits).
+ */
+int sis_wake_parse(const char *text, struct sis_wake *w);
+/* Reads sis_wake into @w: 0, or -1 if unreadable or it does not parse. */
+int sis_wake_read(struct sis_wake *w);
 /*
  * The count of @name in sis_wake, or of every line when @name is NULL;
- * -1 if unreadable.
+ * -1 if unreadable or it does not parse.
  */
 long sis_wake_counted(const char *name);
 
