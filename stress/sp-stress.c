@@ -422,92 +422,53 @@ static void *toggler(void *arg)
 }
 
 /*
- * sis_wake: a "# ..." line, then one "name count" line per decision. The
- * names are the file's own, taken from its first read (wake_init()); every
- * later read must give the same names in the same order, and, between two
- * clears (the reader is the only one to clear), no count may go down.
+ * sis_wake, read with placement.c's sis_wake_read(): its names are the
+ * file's own, taken from its first read (wake_init()); every later read
+ * must give the same names in the same order, and, between two clears
+ * (the reader is the only one to clear), no count may go down.
  */
-#define MAX_WAKE	32
-#define WAKE_NAME	32
-static char wake_name[MAX_WAKE][WAKE_NAME];
-static int nr_wake;
-static unsigned long wake_last[MAX_WAKE];	/* the last read, since the last clear */
+static struct sis_wake wake_first;
+static unsigned long wake_last[SIS_WAKE_MAX];	/* the last read, since the last clear */
 /*
  * The run's decisions: at each clear, the read just before it; at the
  * end, the last read. What is counted between a read and its clear is
  * lost, so these are lower bounds (by a few wakeups a clear).
  */
-static unsigned long wake_total[MAX_WAKE];
+static unsigned long wake_total[SIS_WAKE_MAX];
 
-/*
- * Parses @text into @names and @val: the number of counts, or -1 when a
- * line is neither the comment (the first line only) nor "name count".
- */
-static int wake_parse(const char *text, char names[][WAKE_NAME], unsigned long *val)
-{
-	char copy[BUF_SIZE], *line, *save;
-	int n = 0, first = 1;
-
-	snprintf(copy, sizeof(copy), "%s", text);
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save), first = 0) {
-		char *sp = strchr(line, ' ');
-
-		if (line[0] == '#') {
-			if (!first)
-				return -1;
-			continue;
-		}
-		if (first || n == MAX_WAKE || !sp || sp == line ||
-		    sp - line >= WAKE_NAME || !sp[1] ||
-		    strspn(sp + 1, "0123456789") != strlen(sp + 1) ||
-		    strspn(line, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(sp - line))
-			return -1;
-		memcpy(names[n], line, sp - line);
-		names[n][sp - line] = '\0';
-		val[n++] = strtoul(sp + 1, NULL, 10);
-	}
-	return n;
-}
-
-/* The names, and the counts so far, from a first read; false if none. */
+/* The names, from a first read; false if none. */
 static bool wake_init(void)
 {
-	char buf[BUF_SIZE];
-
-	if (read_file(SIS_WAKE, buf, sizeof(buf)) <= 0)
-		return false;
-	nr_wake = wake_parse(buf, wake_name, wake_last);
-	return nr_wake > 0;
+	return !sis_wake_read(&wake_first) && wake_first.nr > 0;
 }
 
 /* Reads sis_wake into wake_last; false (and said why) if it does not parse. */
 static bool wake_read(void)
 {
-	char buf[BUF_SIZE], names[MAX_WAKE][WAKE_NAME];
-	unsigned long val[MAX_WAKE];
+	struct sis_wake w;
+	char buf[BUF_SIZE];
 	int n;
 
 	if (read_file(SIS_WAKE, buf, sizeof(buf)) <= 0) {
 		bad("reading sis_wake failed");
 		return false;
 	}
-	n = wake_parse(buf, names, val);
-	if (n != nr_wake || !strstr(buf, "(schedstats on)")) {
+	n = sis_wake_parse(buf, &w) ? -1 : w.nr;
+	if (n != wake_first.nr || !w.schedstats) {
 		bad("sis_wake does not parse as it did at the start (%d counts, want %d; schedstats on):\n%s",
-		    n, nr_wake, buf);
+		    n, wake_first.nr, buf);
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
-		if (strcmp(names[i], wake_name[i])) {
-			bad("sis_wake line %d is %s, was %s", i + 2, names[i], wake_name[i]);
+		if (strcmp(w.name[i], wake_first.name[i])) {
+			bad("sis_wake line %d is %s, was %s", i + 2, w.name[i], wake_first.name[i]);
 			return false;
 		}
-		if (val[i] < wake_last[i])
+		if (w.count[i] < wake_last[i])
 			bad("sis_wake %s went from %lu to %lu without a clear",
-			    names[i], wake_last[i], val[i]);
+			    w.name[i], wake_last[i], w.count[i]);
 	}
-	memcpy(wake_last, val, sizeof(val[0]) * n);
+	memcpy(wake_last, w.count, sizeof(w.count[0]) * w.nr);
 	return true;
 }
 
@@ -539,7 +500,7 @@ static void *reader(void *arg)
 			if (write_file(SIS_WAKE, "0")) {
 				bad("clearing sis_wake failed");
 			} else {
-				for (int i = 0; i < nr_wake; i++)
+				for (int i = 0; i < wake_first.nr; i++)
 					wake_total[i] += wake_last[i];
 				memset(wake_last, 0, sizeof(wake_last));
 				atomic_fetch_add(&counters[C_WAKE_CLEARS], 1);
@@ -723,8 +684,8 @@ static unsigned long wake_sum(const char *prefix)
 {
 	unsigned long sum = 0;
 
-	for (int i = 0; i < nr_wake; i++)
-		if (!strncmp(wake_name[i], prefix, strlen(prefix)))
+	for (int i = 0; i < wake_first.nr; i++)
+		if (!strncmp(wake_first.name[i], prefix, strlen(prefix)))
 			sum += wake_total[i];
 	return sum;
 }
@@ -900,7 +861,7 @@ int main(int argc, char **argv)
 	/* The decisions since the last clear, before anything changes back. */
 	if (!base) {
 		wake_read();
-		for (int i = 0; i < nr_wake; i++)
+		for (int i = 0; i < wake_first.nr; i++)
 			wake_total[i] += wake_last[i];
 	}
 	if (schedstats0[0])
@@ -927,8 +888,8 @@ int main(int argc, char **argv)
 		printf("# %s %ld\n", counter_names[i], atomic_load(&counters[i]));
 	if (!base)
 		printf("# all-switches-on seconds %.0f\n", all_on_secs);
-	for (int i = 0; i < nr_wake; i++)
-		printf("# wake_%s %lu\n", wake_name[i], wake_total[i]);
+	for (int i = 0; i < wake_first.nr; i++)
+		printf("# wake_%s %lu\n", wake_first.name[i], wake_total[i]);
 	/*
 	 * A run in which the fit or the bias never decided a wakeup did not
 	 * stress them, whatever else it did.
