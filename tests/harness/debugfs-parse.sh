@@ -5,13 +5,16 @@
 # kernel prints it (an LLC per line, nollc, the stopped count, the rows of
 # the scan histogram, found) gives each LLC's first CPU and depth and the
 # counts; a line the kernel does not print, or no "scanned 0" row, is
-# refused. Nothing touches the host.
+# refused. sis_wake gives its names and counts in order and whether
+# schedstats were on; a comment line past the first, a first line that is
+# not one, a name not of a-z and _ or of 32 characters, a count not of
+# digits, are refused. Nothing touches the host.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
 P=$TOP/tools/testing/selftests/sched/placement
-# The driver: parses stdin as FILE (scan) and prints what it found, or
-# "refused".
+# The driver: parses stdin as FILE (scan or wake) and prints what it
+# found, or "refused".
 cat >"$t/parse.c" <<'C'
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +37,18 @@ int main(int argc, char **argv)
 			printf("llc %d depth %d\n", s.llc_cpu[i], s.llc_depth[i]);
 		printf("stopped %lu unscanned %lu scans %lu deepest %d found %lu\n",
 		       s.stopped, s.unscanned, s.scans, s.deepest, s.found);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "wake")) {
+		struct sis_wake w;
+
+		if (sis_wake_parse(text, &w)) {
+			puts("refused");
+			return 0;
+		}
+		printf("schedstats %s\n", w.schedstats ? "on" : "off");
+		for (int i = 0; i < w.nr; i++)
+			printf("%s %lu\n", w.name[i], w.count[i]);
 		return 0;
 	}
 	return 2;
@@ -75,3 +90,28 @@ extra 1}" refused
 parses scan <<<"${scan/scanned 0 5/}" refused
 parses scan <<<"" refused
 echo "# sis_scan: LLCs, counts and the deepest row read; a bad row, a line not the kernel's, no row 0 refused"
+
+wake='# <decision> <wakeups> (schedstats on)
+fit_target 260
+fit_prev 36
+bias_last 18446744073709551615
+limit_idle_near 0'
+parses wake <<<"$wake" 'schedstats on
+fit_target 260
+fit_prev 36
+bias_last 18446744073709551615
+limit_idle_near 0'
+parses wake <<<"${wake/on)/off)}" 'schedstats off
+fit_target 260
+fit_prev 36
+bias_last 18446744073709551615
+limit_idle_near 0'
+parses wake <<<"$wake
+# again" refused
+parses wake <<<"${wake#*)
+}" refused
+parses wake <<<"${wake/fit_prev/Fit_prev}" refused
+parses wake <<<"${wake/fit_prev 36/fit_prev 3x}" refused
+parses wake <<<"${wake/fit_prev 36/fit_prev }" refused
+parses wake <<<"${wake/fit_prev/a_name_of_thirty_two_characters_}" refused
+echo "# sis_wake: names, counts and schedstats read; a late comment, no comment first, a bad name or count refused"
