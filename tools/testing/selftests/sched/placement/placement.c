@@ -496,7 +496,7 @@ static void restore_feature(const char *word)
 		write_file(FEATURES, word);
 }
 
-void knobs_restore(struct sched_knobs *k)
+void knobs_write_back(struct sched_knobs *k)
 {
 	char buf[BUF_SIZE], *tok, *save;
 
@@ -511,8 +511,18 @@ void knobs_restore(struct sched_knobs *k)
 		write_file(SCHEDSTATS, k->schedstats);
 	if (k->sis_small_llc[0])
 		write_file(SIS_SMALL, k->sis_small_llc);
+}
+
+void knobs_release(struct sched_knobs *k)
+{
 	if (k->mounted_debugfs)
 		umount(SCHED_DEBUGFS);
 	k->mounted_debugfs = false;
 	__atomic_store_n(&k->restored, true, __ATOMIC_RELEASE);
+}
+
+void knobs_restore(struct sched_knobs *k)
+{
+	knobs_write_back(k);
+	knobs_release(k);
 }

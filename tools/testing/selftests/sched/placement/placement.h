@@ -161,8 +161,12 @@ void knobs_online_all(struct sched_knobs *k);
 int knobs_offline(struct sched_knobs *k, int cpu);
 /*
  * Restores everything, unmounts debugfs if knobs_save() mounted it, and
- * sets k->restored.
+ * sets k->restored: knobs_write_back(), then knobs_release().
  */
 void knobs_restore(struct sched_knobs *k);
+/* Writes back the saved knobs and brings back the CPUs. */
+void knobs_write_back(struct sched_knobs *k);
+/* Unmounts debugfs if knobs_save() mounted it, and sets k->restored. */
+void knobs_release(struct sched_knobs *k);
 
 #endif /* __SCHED_PLACEMENT_H */
