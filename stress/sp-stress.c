@@ -43,8 +43,11 @@
  * decided at least MIN_FITS wakeups: a run where they never fired did not
  * stress them.
  *
- * At the end every CPU is online again, schedstats are as they were, and
- * the features file and sis_small_llc read as they did at the start.
+ * The features, schedstats and sis_small_llc are saved and put back as
+ * the kselftests do it (placement.c's knobs_save(), under their lock: the
+ * run waits for a kselftest's guard still restoring, and a kselftest for
+ * the run). At the end every CPU is online again, schedstats are as they were,
+ * and the features file and sis_small_llc read as they did at the start.
  * Prints one "# name count" line per counter and exits 0 when nothing
  * unexpected happened, 1 when something did (each such event is printed),
  * 2 on bad usage.
@@ -698,23 +701,14 @@ static void on_signal(int sig)
 	atomic_store(&stop, 1);
 }
 
-static void restore_features(const char *saved)
-{
-	char copy[BUF_SIZE], *tok, *save;
-
-	snprintf(copy, sizeof(copy), "%s", saved);
-	for (tok = strtok_r(copy, "\n ", &save); tok; tok = strtok_r(NULL, "\n ", &save))
-		for (int i = 0; i < nr_placement_switches; i++)
-			if (!strcmp(tok + (strncmp(tok, "NO_", 3) ? 0 : 3), placement_switches[i].name))
-				write_file(FEATURES, tok);
-}
-
 int main(int argc, char **argv)
 {
-	char feat0[BUF_SIZE], feat1[BUF_SIZE], small0[64], small1[64], path[96], buf[16];
+	char feat1[BUF_SIZE] = "", small1[64] = "", path[96], buf[16];
 	char verbose0[8] = "";
 	pthread_t th[MAX_WORKERS + 16];
-	char schedstats0[8] = "", rt_runtime[24];
+	struct sched_knobs knobs;
+	const char *why;
+	char rt_runtime[24];
 	int nth = 0, opt, secs = 60, nr_triad;
 	long min_fits = 0;
 	char *end;
@@ -751,43 +745,44 @@ int main(int argc, char **argv)
 			min_fits);
 		return 2;
 	}
-	if (access(FEATURES, F_OK))
-		mount("none", "/sys/kernel/debug", "debugfs", 0, NULL);
-	if (base) {
-		if (read_file(FEATURES, feat0, sizeof(feat0)) < 0) {
-			fprintf(stderr, "error: %s missing: run as root\n", FEATURES);
-			return 1;
-		}
-		snprintf(small0, sizeof(small0), "-");
-	} else if (read_file(FEATURES, feat0, sizeof(feat0)) < 0 ||
-	    read_file(SIS_SMALL, small0, sizeof(small0)) < 0 || access(SIS_SCAN, R_OK) ||
-	    access(SIS_WAKE, R_OK)) {
-		fprintf(stderr, "error: %s, %s, %s or %s missing: run as root on the patched kernel with CONFIG_SCHEDSTATS\n",
-			FEATURES, SIS_SMALL, SIS_SCAN, SIS_WAKE);
+	/*
+	 * The features, schedstats and sis_small_llc, saved (and debugfs
+	 * mounted) as the kselftests save them, under their lock.
+	 */
+	why = knobs_save(&knobs);
+	if (why) {
+		fprintf(stderr, "error: %s\n", why);
+		return 1;
+	}
+	if (!base && (!knobs.sis_small_llc[0] || access(SIS_SCAN, R_OK) ||
+		      access(SIS_WAKE, R_OK))) {
+		fprintf(stderr, "error: %s, %s or %s missing: run on the patched kernel with CONFIG_SCHEDSTATS\n",
+			SIS_SMALL, SIS_SCAN, SIS_WAKE);
+		knobs_restore(&knobs);
 		return 1;
 	}
 	for (int i = 0; i < nr_placement_switches && !base; i++)
-		if (!strstr(feat0, placement_switches[i].name)) {
+		if (!strstr(knobs.features, placement_switches[i].name)) {
 			fprintf(stderr, "error: %s is not in %s: kernel without the series\n",
 				placement_switches[i].name, FEATURES);
+			knobs_restore(&knobs);
 			return 1;
 		}
 	read_topology();
 	nodes = nr_nodes();
 	if (nr_cpus < 2) {
 		fprintf(stderr, "error: fewer than 2 CPUs in sysfs\n");
+		knobs_restore(&knobs);
 		return 1;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	/* sis_wake counts only with schedstats on; put back at the end. */
-	read_file(SCHEDSTATS, schedstats0, sizeof(schedstats0));
+	/* sis_wake counts only with schedstats on (put back by knobs). */
 	write_file(SCHEDSTATS, "1");
 	if (!base && (!wake_init() || write_file(SIS_WAKE, "0"))) {
 		fprintf(stderr, "error: %s does not parse (a comment line, then lines 'name count') or clear\n",
 			SIS_WAKE);
-		if (schedstats0[0])
-			write_file(SCHEDSTATS, schedstats0);
+		knobs_restore(&knobs);
 		return 1;
 	}
 	memset(wake_last, 0, sizeof(wake_last));
@@ -855,33 +850,27 @@ int main(int argc, char **argv)
 	/* Put back what we changed, then check that it is all back. */
 	for (int cpu = 1; cpu < nr_cpus; cpu++)
 		cpu_set_online(cpu, true);
-	restore_features(feat0);
-	if (!base)
-		write_file(SIS_SMALL, small0);
 	/* The decisions since the last clear, before anything changes back. */
 	if (!base) {
 		wake_read();
 		for (int i = 0; i < wake_first.nr; i++)
 			wake_total[i] += wake_last[i];
 	}
-	if (schedstats0[0])
-		write_file(SCHEDSTATS, schedstats0);
+	knobs_write_back(&knobs);
 	if (verbose0[0])
 		write_file(VERBOSE, verbose0);
 	read_file(FEATURES, feat1, sizeof(feat1));
-	if (base)
-		snprintf(small1, sizeof(small1), "-");
-	else
-		read_file(SIS_SMALL, small1, sizeof(small1));
-	if (strcmp(feat0, feat1))
-		bad("the features file differs from the start:\n# %s\n# %s", feat0, feat1);
-	if (strcmp(small0, small1))
-		bad("sis_small_llc is %s, was %s", small1, small0);
+	if (strcmp(knobs.features, feat1))
+		bad("the features file differs from the start:\n# %s\n# %s", knobs.features, feat1);
+	if (!base && (read_file(SIS_SMALL, small1, sizeof(small1)) < 0 ||
+		      strcmp(knobs.sis_small_llc, small1)))
+		bad("sis_small_llc is %s, was %s", small1, knobs.sis_small_llc);
 	for (int cpu = 1; cpu < nr_cpus; cpu++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 		if (read_file(path, buf, sizeof(buf)) > 0 && buf[0] != '1')
 			bad("CPU %d is still offline", cpu);
 	}
+	knobs_release(&knobs);
 
 	printf("# load time %.0f s\n", now() - t0);
 	for (int i = 0; i < NR_COUNTERS; i++)
