@@ -701,31 +701,31 @@ static void on_signal(int sig)
 	atomic_store(&stop, 1);
 }
 
-int main(int argc, char **argv)
-{
-	char feat1[BUF_SIZE] = "", small1[64] = "", path[96], buf[16];
-	char verbose0[8] = "";
-	pthread_t th[MAX_WORKERS + 16];
-	struct sched_knobs knobs;
-	const char *why;
-	char rt_runtime[24];
-	int nth = 0, opt, secs = 60, nr_triad;
-	long min_fits = 0;
-	char *end;
-	bool do_hotplug = false, do_cpuset = false;
-	double t0;
+/* What the command line asks for, besides seed and base (globals). */
+struct options {
+	int secs;
+	long min_fits;
+	bool hotplug, cpuset;
+};
 
+/* Phase 1: the command line into @o; 0, or 2 (said why) on bad usage. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	char *end;
+	int opt;
+
+	*o = (struct options){ .secs = 60 };
 	while ((opt = getopt(argc, argv, "d:s:HcBf:")) != -1) {
 		switch (opt) {
-		case 'd': secs = atoi(optarg); break;
+		case 'd': o->secs = atoi(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 0) ?: 1; break;
-		case 'H': do_hotplug = true; break;
-		case 'c': do_cpuset = true; break;
+		case 'H': o->hotplug = true; break;
+		case 'c': o->cpuset = true; break;
 		case 'B': base = true; break;
 		case 'f':
 			errno = 0;
-			min_fits = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || min_fits < 0) {
+			o->min_fits = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->min_fits < 0) {
 				fprintf(stderr, "-f %s: give the fit and the bias decisions the run must reach, each, as a whole number\n",
 					optarg);
 				return 2;
@@ -736,44 +736,54 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (secs < 1) {
-		fprintf(stderr, "-d %d: give the load time in seconds, >= 1\n", secs);
+	if (o->secs < 1) {
+		fprintf(stderr, "-d %d: give the load time in seconds, >= 1\n", o->secs);
 		return 2;
 	}
-	if (base && min_fits) {
+	if (base && o->min_fits) {
 		fprintf(stderr, "-f %ld: the decisions are counted in sis_wake, which the base kernel (-B) does not have\n",
-			min_fits);
+			o->min_fits);
 		return 2;
 	}
+	return 0;
+}
+
+static char verbose0[8];	/* sched_verbose as it was, put back by put_back() */
+
+/*
+ * Phase 2: the knobs saved, the kernel checked (the series' files and
+ * switches unless -B, two CPUs or more), schedstats on, sis_wake read
+ * and cleared, sched_verbose off. 0, or 1 (said why, the knobs put back).
+ */
+static int setup(struct sched_knobs *k)
+{
 	/*
 	 * The features, schedstats and sis_small_llc, saved (and debugfs
 	 * mounted) as the kselftests save them, under their lock.
 	 */
-	why = knobs_save(&knobs);
+	const char *why = knobs_save(k);
+
 	if (why) {
 		fprintf(stderr, "error: %s\n", why);
 		return 1;
 	}
-	if (!base && (!knobs.sis_small_llc[0] || access(SIS_SCAN, R_OK) ||
+	if (!base && (!k->sis_small_llc[0] || access(SIS_SCAN, R_OK) ||
 		      access(SIS_WAKE, R_OK))) {
 		fprintf(stderr, "error: %s, %s or %s missing: run on the patched kernel with CONFIG_SCHEDSTATS\n",
 			SIS_SMALL, SIS_SCAN, SIS_WAKE);
-		knobs_restore(&knobs);
-		return 1;
+		goto refuse;
 	}
 	for (int i = 0; i < nr_placement_switches && !base; i++)
-		if (!strstr(knobs.features, placement_switches[i].name)) {
+		if (!strstr(k->features, placement_switches[i].name)) {
 			fprintf(stderr, "error: %s is not in %s: kernel without the series\n",
 				placement_switches[i].name, FEATURES);
-			knobs_restore(&knobs);
-			return 1;
+			goto refuse;
 		}
 	read_topology();
 	nodes = nr_nodes();
 	if (nr_cpus < 2) {
 		fprintf(stderr, "error: fewer than 2 CPUs in sysfs\n");
-		knobs_restore(&knobs);
-		return 1;
+		goto refuse;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -782,8 +792,7 @@ int main(int argc, char **argv)
 	if (!base && (!wake_init() || write_file(SIS_WAKE, "0"))) {
 		fprintf(stderr, "error: %s does not parse (a comment line, then lines 'name count') or clear\n",
 			SIS_WAKE);
-		knobs_restore(&knobs);
-		return 1;
+		goto refuse;
 	}
 	memset(wake_last, 0, sizeof(wake_last));
 	/*
@@ -792,45 +801,86 @@ int main(int argc, char **argv)
 	 */
 	read_file(VERBOSE, verbose0, sizeof(verbose0));
 	write_file(VERBOSE, "N");
+	return 0;
+refuse:
+	knobs_restore(k);
+	return 1;
+}
+
+/* The run's first line: the machine, the options, the RT throttling. */
+static void print_header(const struct options *o)
+{
+	char rt_runtime[24];
+
 	if (read_file("/proc/sys/kernel/sched_rt_runtime_us", rt_runtime, sizeof(rt_runtime)) <= 0)
 		snprintf(rt_runtime, sizeof(rt_runtime), "?");
 	rt_runtime[strcspn(rt_runtime, "\n")] = '\0';
 	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s, RT task 2 ms in 10 ms (sched_rt_runtime_us %s)%s\n",
-	       nr_cpus, nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off",
+	       nr_cpus, nodes, o->secs, seed, o->hotplug ? "on" : "off", o->cpuset ? "on" : "off",
 	       rt_runtime, base ? ", base kernel (no toggles)" : "");
 	fflush(stdout);
+}
 
-	nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
+static pthread_t threads[MAX_WORKERS + 16];
+static int nr_threads;
+
+static void start(void *(*fn)(void *), void *arg)
+{
+	pthread_create(&threads[nr_threads++], NULL, fn, arg);
+}
+
+/*
+ * Phase 3: the load (triads, the ring, hackbench, the RT task), then what
+ * changes under it. 0, or -1 (said why) if the ring cannot start.
+ */
+static int start_threads(const struct options *o)
+{
+	int nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
+
 	if (nr_triad > MAX_WORKERS - RING)
 		nr_triad = MAX_WORKERS - RING;
 	for (int i = 0; i < nr_triad; i++)
-		pthread_create(&th[nth++], NULL, triad, NULL);
+		start(triad, NULL);
 	for (int i = 0; i < RING; i++)
-		if (pipe(ring_fd[i]))
-			return 1;
+		if (pipe(ring_fd[i])) {
+			bad("ring pipe: %s", strerror(errno));
+			return -1;
+		}
+	/* The token waits in the first pipe for the ring to start. */
+	if (write(ring_fd[0][1], "x", 1) != 1) {
+		bad("ring token: %s", strerror(errno));
+		return -1;
+	}
 	for (long i = 0; i < RING; i++)
-		pthread_create(&th[nth++], NULL, ring_member, (void *)i);
-	if (write(ring_fd[0][1], "x", 1) != 1)
-		return 1;
-	pthread_create(&th[nth++], NULL, hackbench_loop, NULL);
-	pthread_create(&th[nth++], NULL, rt_duty, NULL);
+		start(ring_member, (void *)i);
+	start(hackbench_loop, NULL);
+	start(rt_duty, NULL);
 	if (!base)
-		pthread_create(&th[nth++], NULL, toggler, NULL);
-	pthread_create(&th[nth++], NULL, reader, NULL);
-	pthread_create(&th[nth++], NULL, affinity, (void *)1L);
-	pthread_create(&th[nth++], NULL, affinity, (void *)2L);
-	if (do_hotplug)
-		pthread_create(&th[nth++], NULL, hotplug, NULL);
-	if (do_cpuset) {
+		start(toggler, NULL);
+	start(reader, NULL);
+	start(affinity, (void *)1L);
+	start(affinity, (void *)2L);
+	if (o->hotplug)
+		start(hotplug, NULL);
+	if (o->cpuset) {
 		cpuset_setup();
 		if (cpuset_ready)
-			pthread_create(&th[nth++], NULL, cpuset_flipper, NULL);
+			start(cpuset_flipper, NULL);
 	}
+	return 0;
+}
 
-	t0 = now();
-	for (double next = t0 + 30; now() - t0 < secs && !atomic_load(&stop);) {
+/*
+ * Phase 4: -d seconds of load (or until a signal), the slices of the
+ * hotplug cycle turned, a progress line every 30 s. Returns its start.
+ */
+static double run_load(const struct options *o)
+{
+	double t0 = now();
+
+	for (double next = t0 + 30; now() - t0 < o->secs && !atomic_load(&stop);) {
 		sleep(1);
-		if (do_hotplug)
+		if (o->hotplug)
 			atomic_store(&phase, (int)((now() - t0) / SLICE) % 3 ? HOTPLUG : STORM);
 		if (now() >= next) {
 			next += 30;
@@ -841,13 +891,28 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
+	return t0;
+}
+
+/* Phase 5: every thread told to stop and joined; the cpuset removed. */
+static void stop_threads(void)
+{
 	atomic_store(&stop, 1);
-	while (nth)
-		pthread_join(th[--nth], NULL);
+	while (nr_threads)
+		pthread_join(threads[--nr_threads], NULL);
 	if (cpuset_ready)
 		rmdir(CGDIR);
+}
 
-	/* Put back what we changed, then check that it is all back. */
+/*
+ * Phase 6: what the run changed put back (every CPU online, the last
+ * decisions counted, the knobs, sched_verbose), then checked: the
+ * features file and sis_small_llc as at the start, no CPU offline.
+ */
+static void put_back(struct sched_knobs *k)
+{
+	char feat1[BUF_SIZE] = "", small1[64] = "", path[96], buf[16];
+
 	for (int cpu = 1; cpu < nr_cpus; cpu++)
 		cpu_set_online(cpu, true);
 	/* The decisions since the last clear, before anything changes back. */
@@ -856,22 +921,29 @@ int main(int argc, char **argv)
 		for (int i = 0; i < wake_first.nr; i++)
 			wake_total[i] += wake_last[i];
 	}
-	knobs_write_back(&knobs);
+	knobs_write_back(k);
 	if (verbose0[0])
 		write_file(VERBOSE, verbose0);
 	read_file(FEATURES, feat1, sizeof(feat1));
-	if (strcmp(knobs.features, feat1))
-		bad("the features file differs from the start:\n# %s\n# %s", knobs.features, feat1);
+	if (strcmp(k->features, feat1))
+		bad("the features file differs from the start:\n# %s\n# %s", k->features, feat1);
 	if (!base && (read_file(SIS_SMALL, small1, sizeof(small1)) < 0 ||
-		      strcmp(knobs.sis_small_llc, small1)))
-		bad("sis_small_llc is %s, was %s", small1, knobs.sis_small_llc);
+		      strcmp(k->sis_small_llc, small1)))
+		bad("sis_small_llc is %s, was %s", small1, k->sis_small_llc);
 	for (int cpu = 1; cpu < nr_cpus; cpu++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 		if (read_file(path, buf, sizeof(buf)) > 0 && buf[0] != '1')
 			bad("CPU %d is still offline", cpu);
 	}
-	knobs_release(&knobs);
+	knobs_release(k);
+}
 
+/*
+ * Phase 7: the counts, the decisions, and the run's verdict: 0, or 1
+ * when something unexpected happened.
+ */
+static int report(const struct options *o, double t0)
+{
 	printf("# load time %.0f s\n", now() - t0);
 	for (int i = 0; i < NR_COUNTERS; i++)
 		printf("# %s %ld\n", counter_names[i], atomic_load(&counters[i]));
@@ -883,10 +955,30 @@ int main(int argc, char **argv)
 	 * A run in which the fit or the bias never decided a wakeup did not
 	 * stress them, whatever else it did.
 	 */
-	if (min_fits && (wake_sum("fit_") < (unsigned long)min_fits ||
-			 wake_sum("bias_") < (unsigned long)min_fits))
+	if (o->min_fits && (wake_sum("fit_") < (unsigned long)o->min_fits ||
+			    wake_sum("bias_") < (unsigned long)o->min_fits))
 		bad("too few decisions: %lu of the fit (fit_*), %lu of the bias (bias_*), want at least %ld of each (-f)",
-		    wake_sum("fit_"), wake_sum("bias_"), min_fits);
+		    wake_sum("fit_"), wake_sum("bias_"), o->min_fits);
 	printf("# unexpected events %ld\n", atomic_load(&errors));
 	return atomic_load(&errors) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sched_knobs knobs;
+	struct options o;
+	double t0;
+	int err;
+
+	err = parse_args(argc, argv, &o);
+	if (err)
+		return err;
+	if (setup(&knobs))
+		return 1;
+	print_header(&o);
+	err = start_threads(&o);
+	t0 = err ? now() : run_load(&o);
+	stop_threads();
+	put_back(&knobs);
+	return report(&o, t0);
 }
