@@ -54,15 +54,9 @@ case $side in "" | A | B) ;; *) echo "error: -s takes A or B, not '$side'" >&2; 
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 F=$SCHED_FEATURES
-save_features
-[ -w "$F" ] || { echo "error: $F is not writable; run as root with debugfs mounted" >&2; exit 1; }
 IFS=, read -ra feats <<<"$feat"
-for name in "${feats[@]}"; do
-	feature_known "$name" || {
-		echo "error: unknown sched feature '$name'; this kernel has: $(sed 's/NO_//g' "$F")" >&2
-		exit 1
-	}
-done
+features_preflight ab-run.sh "sudo ab-run.sh ..." "${feats[@]}" || exit 1
+save_features
 command -v perf >/dev/null || { echo "error: perf not found; install linux-perf (make deps)" >&2; exit 1; }
 
 # run_delay (ns) and pcount (timeslices) summed over the CPUs, from
