@@ -10,6 +10,7 @@
 #   mail.sh     undeliverable
 #   host.sh     host_preflight, host_topology; what host mode needs per distribution family
 #   results.sh  results_begin, results_commit
+#   report.sh   report_head, report_machine: the head of make's and make bench's report.txt
 #   vm-run.sh   vm_run
 #   kunit.sh    kunit_suite_tap
 

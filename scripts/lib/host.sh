@@ -119,20 +119,9 @@ host_install_hint() {
 }
 
 # host_topology DIR: the machine's topology (bench/topology.sh) in
-# DIR/topology, for the results record, and its summary on stdout.
+# DIR/topology, for the results record and the report's head
+# (scripts/lib/report.sh).
 host_topology() {
 	mkdir -p "$1"
 	"$TOP/bench/topology.sh" >"$1/topology"
-	echo "Kernel:   the running kernel, $(uname -r), of $(uname -n)"
-	echo "Topology: as sysfs and debugfs show it:"
-	topology_summary "$1/topology"
-}
-
-# topology_summary FILE: a topology file (bench/topology.sh) in a few lines.
-topology_summary() {
-	awk '/^cpus/{print "  CPUs     " $2}
-		/^node/{print "  " $1 "    " $2}
-		/^llc/{l = l " " $2} /^smt/{ s++ }
-		/^domains/{$1 = ""; d = "  domains " $0}
-		END { print d; print "  LLCs    " l; print "  SMT sets " s }' "$1"
 }
