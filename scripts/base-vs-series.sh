@@ -9,7 +9,7 @@ set -euo pipefail
 . "$TOP/scripts/lib/kbuild.sh"
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
-PRESET=${PRESET:-2s4llc}
+PRESET=${PRESET:-$(preset_default small)}
 BOOTS=${BOOTS:-2}
 REPS=${REPS:-5}
 WORKLOAD=${WORKLOAD:-hackbench -g 2 -f 10 -l 200 --threads --pipe}

@@ -27,8 +27,8 @@ set -euo pipefail
 . "$TOP/scripts/lib/host.sh"
 # The defaults, each set here, in bench/lib.sh (AB_REPS, AB_WARMUP) or in
 # lib.sh (AB_ICOUNT_DEFAULT) and nowhere else, and printed in the report's
-# head. zen3 is the target's shape.
-PRESET_DEFAULT=zen3
+# head; the preset's in scripts/presets (@default, the target's shape).
+PRESET_DEFAULT=$(preset_default default)
 PRESET=${PRESET:-$PRESET_DEFAULT}
 REPS=${REPS:-$AB_REPS}
 read -ra sets <<<"${SETS:-}"
