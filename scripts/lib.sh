@@ -98,6 +98,12 @@ preset_get() {
 	awk -v p="$1" '$1 !~ /^[#@]/ && $1 == p { $1 = ""; print substr($0, 2); found = 1; exit }
 		END { exit !found }' "$PRESETS"
 }
+# preset_cpus NAME: the CPUs of NAME.
+preset_cpus() {
+	local sockets dies cores threads
+	read -r sockets dies cores threads _ < <(preset_get "$1")
+	echo $((sockets * dies * cores * threads))
+}
 # need_preset NAME: NAME is a preset of scripts/presets, else stop (exit 2)
 # listing them.
 need_preset() {

@@ -139,7 +139,7 @@ results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$preset-stress-$FLAVOR"
 # for a hang, not an estimate. The load is timed by the guest's
 # clocksource, which kept to the host's once booted (2s4llc's run ended
 # at console time 2980 s, 3000 s after its start).
-ncpus=$(awk -v p="$preset" '$1 == p { print $2 * $3 * $4 * $5 }' "$TOP/scripts/presets")
+ncpus=$(preset_cpus "$preset")
 scale=$(( ncpus > 16 ? (ncpus + 15) / 16 : 1 ))
 limit=$(( secs + 900 * scale * scale ))
 boot_cpus=()

@@ -3,7 +3,7 @@
 # scripts/presets is read by lib.sh's preset parser alone, defaults
 # included: on a file written here, the @ROLE lines give the defaults and
 # are no presets (need_preset refuses @default, and the list of presets
-# leaves them out), a preset's fields are read, an unknown one is
+# leaves them out), a preset's fields and CPUs are read, an unknown one is
 # refused listing the others. On the real file, each default names a
 # preset, the Makefile's PRESET and STRESS_PRESET are the @default and
 # @small lines, and no script writes a preset's name as a default of its
@@ -25,6 +25,8 @@ export TOP
 	fail "the @ROLE lines: default '$(parse preset_default default)', small '$(parse preset_default small)'"
 [ "$(parse preset_names)" = "tiny big " ] || fail "preset_names: '$(parse preset_names)', want 'tiny big '"
 [ "$(parse preset_get big)" = "2 4 8 2 amd" ] || fail "preset_get big: '$(parse preset_get big)'"
+[ "$(parse preset_cpus big)" = 128 ] && [ "$(parse preset_cpus tiny)" = 4 ] ||
+	fail "preset_cpus: big $(parse preset_cpus big), tiny $(parse preset_cpus tiny)"
 expect_error 2 "unknown preset '@default'; known presets: tiny big" -- parse need_preset @default
 expect_error 2 "unknown preset 'huge'; known presets: tiny big" -- parse need_preset huge
 
