@@ -8,8 +8,8 @@
 SHELL := /bin/bash
 
 ## Variables (make TARGET VAR=value, or VAR=value make TARGET):
-##   PRESET=zen3           the guest's topology, one of scripts/presets (zen3 is the target shape)
-PRESET ?= zen3
+##   PRESET=NAME           the guest's topology, one of scripts/presets (default: its @default, the target's shape)
+PRESET ?= $(shell sed -n 's/^@default //p' scripts/presets)
 ##   ICOUNT=off|SHIFT      the guest's clock: off, the host's wall clock, or guest time made of
 ##                         instructions, 2^SHIFT ns each (QEMU -icount; scripts/vm.sh)
 ICOUNT ?=
@@ -40,8 +40,8 @@ REPS ?=
 RUNS ?= 20
 TESTS ?=
 EXCLUDE ?=
-##   STRESS_PRESET, STRESS_SECS, STRESS_FLAVOR   make stress: preset, seconds of load, debug or kcsan
-STRESS_PRESET ?= 2s4llc
+##   STRESS_PRESET, STRESS_SECS, STRESS_FLAVOR   make stress: preset (default: @small of scripts/presets), seconds of load, debug or kcsan
+STRESS_PRESET ?= $(shell sed -n 's/^@small //p' scripts/presets)
 STRESS_SECS ?= 2400
 STRESS_FLAVOR ?= debug
 ##   CHECK_ONLY=REGEX      make check runs only the tests whose printed name matches, in either tier
@@ -200,3 +200,5 @@ help: ## this list: targets and variables, from the Makefile's ## comments
 	@printf '\nA/B sets of make bench (SETS=...; bench/sets defines them, N is a count):\n'
 	@grep -v '^[#@]' bench/sets | grep . | cut -d'|' -f1 | tr -d ' \t' | paste -sd' ' | fold -s -w 100 | sed 's/^/  /'
 	@sed -n 's/^@default /  default: /p' bench/sets
+	@printf '\nPresets (PRESET=..., scripts/presets): %s\n' "$$(grep -v '^[#@]' scripts/presets | cut -d' ' -f1 | xargs)"
+	@sed -n 's/^@\([a-z]*\) /  @\1: /p' scripts/presets

@@ -10,7 +10,8 @@
 #
 # Side A runs with every FEATURE set, side B with every NO_FEATURE (a list
 # compares the switches together against none of them), alternating ABAB... so
-# that drift hits both sides alike. The first WARMUP pairs are discarded.
+# that drift hits both sides alike. The first WARMUP pairs (default
+# AB_WARMUP of lib.sh) are discarded.
 # Prints one line per run and metric: "SIDE METRIC VALUE", for bench/stats:
 # perf stat's migrations, context switches and CPUs used, the wait per
 # timeslice of every task (wait_us, from /proc/schedstat), the workload's
@@ -32,7 +33,9 @@
 # restored on exit, whatever happens. SP_LEDGER_MAP=FILE: each run is a
 # window of the cache ledger (below).
 set -euo pipefail
-feat="" side="" reps=5 warm=1 lat=""
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+feat="" side="" reps=5 warm=$AB_WARMUP lat=""
 while getopts "f:s:n:w:l:" o; do
 	case $o in
 	f) feat=$OPTARG ;;
@@ -51,18 +54,10 @@ case $side in "" | A | B) ;; *) echo "error: -s takes A or B, not '$side'" >&2; 
 [ -z "$lat" ] || [[ $lat =~ ^[^,[:space:]]+(,[^,[:space:]]+)*$ ]] ||
 	{ echo "error: -l '$lat': want the workload's task names, a comma list (hackbench or tbench,tbench_srv)" >&2; exit 2; }
 
-# shellcheck source=lib.sh
-. "$(dirname "$0")/lib.sh"
 F=$SCHED_FEATURES
-save_features
-[ -w "$F" ] || { echo "error: $F is not writable; run as root with debugfs mounted" >&2; exit 1; }
 IFS=, read -ra feats <<<"$feat"
-for name in "${feats[@]}"; do
-	feature_known "$name" || {
-		echo "error: unknown sched feature '$name'; this kernel has: $(sed 's/NO_//g' "$F")" >&2
-		exit 1
-	}
-done
+features_preflight ab-run.sh "sudo ab-run.sh ..." "${feats[@]}" || exit 1
+save_features
 command -v perf >/dev/null || { echo "error: perf not found; install linux-perf (make deps)" >&2; exit 1; }
 
 # run_delay (ns) and pcount (timeslices) summed over the CPUs, from

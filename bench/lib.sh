@@ -38,6 +38,64 @@ restore_features() {
 feature_known() {
 	tr ' ' '\n' <"$SCHED_FEATURES" | sed 's/^NO_//' | grep -qxF -- "${1#NO_}"
 }
+# features_preflight WHO HOW [FEATURE...]: the one check before a run that
+# writes the sched features (ab-run.sh, run-ab.sh of make jobs' LKP and
+# mmtests, HOST=1): this runs as root, debugfs shows the features file
+# (mounted at /sys/kernel/debug if it is not: features_mounted=1), and the
+# running kernel has every FEATURE (NO_ allowed). Else it says why and how
+# to fix it on stderr, unmounts what it mounted, and returns 1. WHO names
+# the runner in the message, HOW the command to run as root. SP_EUID
+# stands for the effective user, SP_LOCKDOWN for
+# /sys/kernel/security/lockdown; under SP_DEBUGFS (a fake tree) nothing is
+# mounted unless SP_MOUNT and SP_UMOUNT name stand-ins for mount and umount
+# (the tests).
+features_mounted=
+features_preflight() {
+	local who=$1 how=$2 dbg=${SP_DEBUGFS:-/sys/kernel/debug} err='' lock
+	shift 2
+	[ "${SP_EUID:-$EUID}" = 0 ] || {
+		echo "error: $who writes the running kernel's sched features: run it as root ($how)" >&2
+		return 1
+	}
+	if [ ! -e "$SCHED_FEATURES" ] && ! mountpoint -q "$dbg" &&
+		{ [ -z "${SP_DEBUGFS:-}" ] || [ -n "${SP_MOUNT:-}" ]; }; then
+		if err=$("${SP_MOUNT:-mount}" -t debugfs none "$dbg" 2>&1); then
+			features_mounted=1
+			echo ">> mounted debugfs at $dbg" >&2
+		fi
+	fi
+	if ! cat "$SCHED_FEATURES" >/dev/null 2>&1; then
+		# Lockdown lets debugfs mount and show its files, but refuses
+		# to open the writable ones, sched/features among them.
+		lock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "${SP_LOCKDOWN:-/sys/kernel/security/lockdown}" 2>/dev/null || true)
+		[ -z "$lock" ] || [ "$lock" = none ] || {
+			features_refuse "the running kernel is locked down ($lock), which refuses debugfs's writable files such as $SCHED_FEATURES: boot it without lockdown (no lockdown= on its command line; Secure Boot turns it on in many distributions' configs)"
+			return 1
+		}
+		features_refuse "no readable $SCHED_FEATURES${err:+ (mount -t debugfs none $dbg: $err)}: $who needs debugfs, so a kernel with CONFIG_DEBUG_FS=y, without debugfs=off or debugfs=no-mount on its command line, and not locked down"
+		return 1
+	fi
+	features_exist "$@"
+}
+# features_exist FEATURE...: the running kernel has every FEATURE (NO_
+# allowed), else features_refuse naming the first it lacks.
+features_exist() {
+	local f
+	for f; do
+		feature_known "$f" || {
+			features_refuse "unknown sched feature '$f' (a switch of the series needs a kernel of the series: make deb builds one); this kernel ($(uname -r)) has: $(sed 's/NO_//g' "$SCHED_FEATURES")"
+			return 1
+		}
+	done
+}
+# features_refuse MESSAGE: MESSAGE as an error on stderr, debugfs unmounted
+# if features_preflight mounted it; returns 1.
+features_refuse() {
+	[ -z "$features_mounted" ] || "${SP_UMOUNT:-umount}" "${SP_DEBUGFS:-/sys/kernel/debug}" 2>/dev/null || true
+	features_mounted=
+	echo "error: $1" >&2
+	return 1
+}
 # feature_write FLAG: one flag (NAME or NO_NAME) to the features file. Under
 # SP_DEBUGFS the kernel's part is done here: FLAG takes the place of NAME or
 # NO_NAME in the file, and an unknown NAME fails, as the kernel's write does.

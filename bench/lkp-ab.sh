@@ -96,10 +96,10 @@ if [ -z "$ja" ] || [ -z "$jb" ]; then
 	err "$split lacks the job of side $missing: lkp split-job -o $split $job (after a plain lkp install, which writes the hosts file split-job needs)"
 fi
 
-[ -w "$F" ] || err "$F is not writable: run as root with debugfs mounted (lkp-tests' sched_feature setup does nothing without it)"
-for w in $a $b; do
-	feature_known "$w" || err "the running kernel has no sched feature ${w#NO_}: boot a kernel of the series"
-done
+# Root, debugfs (lkp-tests' sched_feature setup does nothing without it)
+# and the sides' switches.
+# shellcheck disable=SC2086 # the sides are lists of words
+features_preflight run-ab.sh "sudo ./run-ab.sh JOB SPLIT_DIR" $a $b || exit 1
 
 out=${AB_OUT:-lkp-ab-$set}
 [ ! -e "$out" ] || err "$out exists: move it away or give AB_OUT=DIR"

@@ -57,10 +57,8 @@ rounds=${ROUNDS:-1}
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || err "ROUNDS=$rounds: want a positive whole number of A B B A rounds"
 stop_secs=${MM_STOP_SECS:-30}
 [[ $stop_secs =~ ^[0-9]+$ ]] || err "MM_STOP_SECS=$stop_secs: want whole seconds"
-[ -w "$F" ] || err "$F is not writable: run as root with debugfs mounted"
-for w in $a $b; do
-	feature_known "$w" || err "the running kernel has no sched feature ${w#NO_}: boot a kernel of the series"
-done
+# shellcheck disable=SC2086 # the sides are lists of words
+features_preflight run-ab.sh "sudo ./run-ab.sh CONFIG MMTESTS_DIR" $a $b || exit 1
 runs=()
 for ((r = 1; r <= rounds; r++)); do
 	runs+=("A$((2 * r - 1))" "B$((2 * r - 1))" "B$((2 * r))" "A$((2 * r))")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Base kernel against the patched kernel, every feature at its default: the
 # same workload in alternating boots (base, series, base, series, ...), REPS
-# runs per boot after one warm-up, then one table (A = series, B = base).
+# runs per boot after AB_WARMUP warm-up pairs (bench/lib.sh), then one
+# table (A = series, B = base).
 # With the defaults untouched the two should not differ.
 #   PRESET=2s4llc BOOTS=2 REPS=5 WORKLOAD='hackbench ...' base-vs-series.sh [OUTDIR]
 set -euo pipefail
@@ -9,7 +10,7 @@ set -euo pipefail
 . "$TOP/scripts/lib/kbuild.sh"
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
-PRESET=${PRESET:-2s4llc}
+PRESET=${PRESET:-$(preset_default small)}
 BOOTS=${BOOTS:-2}
 REPS=${REPS:-5}
 WORKLOAD=${WORKLOAD:-hackbench -g 2 -f 10 -l 200 --threads --pipe}
@@ -32,7 +33,7 @@ for ((b = 0; b < BOOTS; b++)); do
 		# vm_run, not vm.sh in the foreground: a signal to this script
 		# alone then stops the guest too.
 		vm_run "$out/raw.$b$side" -p "$PRESET" -k "$k" -- \
-			"$TOP/bench/ab-run.sh" -s "$side" -n "$REPS" -w 1 -- $WORKLOAD
+			"$TOP/bench/ab-run.sh" -s "$side" -n "$REPS" -w "$AB_WARMUP" -- $WORKLOAD
 		cat "$out/raw.$b$side" >>"$out/ab.raw"
 		rm "$out/raw.$b$side"
 	done
@@ -40,7 +41,7 @@ done
 ab_meta "$out/ab.meta" "base against series, defaults untouched" series base "" "$((BOOTS * REPS))" "$AB_HIGHER" "$WORKLOAD"
 {
 	echo "Kernels:  A = series ($(git -C "$BUILD/linux" log -1 --format=%h)), B = base ($(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base)); defaults untouched"
-	echo "Runs:     $BOOTS boots per kernel, alternating, $REPS runs per boot after 1 warm-up; preset $PRESET"
+	echo "Runs:     $BOOTS boots per kernel, alternating, $REPS runs per boot after $AB_WARMUP warm-up; preset $PRESET"
 	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
 	echo "p below counts every run as independent, but each kernel ran in $BOOTS boot(s): what differs"
 	echo "from boot to boot is not in it, so read p as indicative unless BOOTS is large."

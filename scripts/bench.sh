@@ -22,12 +22,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/results.sh"
+. "$TOP/scripts/lib/report.sh"
 . "$TOP/scripts/lib/vm-run.sh"
 . "$TOP/scripts/lib/host.sh"
 # The defaults, each set here, in bench/lib.sh (AB_REPS, AB_WARMUP) or in
 # lib.sh (AB_ICOUNT_DEFAULT) and nowhere else, and printed in the report's
-# head. zen3 is the target's shape.
-PRESET_DEFAULT=zen3
+# head; the preset's in scripts/presets (@default, the target's shape).
+PRESET_DEFAULT=$(preset_default default)
 PRESET=${PRESET:-$PRESET_DEFAULT}
 REPS=${REPS:-$AB_REPS}
 read -ra sets <<<"${SETS:-}"
@@ -81,11 +82,6 @@ fi
 # The plots are drawn after the runs: a missing gnuplot must stop the run
 # before they start, not leave hours of runs unplotted.
 need_gnuplot || exit 1
-# runs_head: the runs a side and the warm-up, with their defaults, for the
-# report's head.
-runs_head() {
-	echo "Runs:     $REPS a side, interleaved, after $AB_WARMUP warm-up pair$([ "$AB_WARMUP" = 1 ] || echo s) (REPS, default $AB_REPS)"
-}
 tag=bench
 [ -z "$alone" ] || tag=${SP_INLINE_FEATURE//,/+}
 rc=0
@@ -93,11 +89,8 @@ if [ "${HOST:-0}" = 1 ]; then
 	where=host
 	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-host-$tag"
 	mkdir "$RESULTS/sets"
-	{
-		host_topology "$RESULTS/host"
-		runs_head
-		echo
-	} | tee "$RESULTS/report.txt"
+	host_topology "$RESULTS/host"
+	report_head host | tee "$RESULTS/report.txt"
 	"${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" >"$RESULTS/run.out" || rc=$?
 else
 	where=$PRESET
@@ -110,28 +103,13 @@ else
 	mkdir "$RESULTS/sets"
 	VM_ICOUNT_DEFAULT=$AB_ICOUNT_DEFAULT VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-$timeout}" \
 		-w "$RESULTS/sets" -- "${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" || rc=$?
-	{
-		base=$(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base 2>/dev/null || true)
-		echo "Kernel:   ${kernel#"$TOP"/} (build/linux at $(git -C "$BUILD/linux" log -1 --format='%h %s')${base:+, on $base})"
-		echo "Topology: preset $PRESET (PRESET, default $PRESET_DEFAULT), as checked inside the guest:"
-		[ ! -f "$RESULTS/vm/topology" ] || topology_summary "$RESULTS/vm/topology"
-		echo "Emulated topology under QEMU TCG: compare A with B only; times, latencies and rates are the"
-		echo "emulator's, not the hardware's. Placement counts (migrations, wait_us, shares) mean what they say."
-		[ ! -f "$RESULTS/vm/clock" ] || echo "Clock:    $(cat "$RESULTS/vm/clock") (ICOUNT, default $AB_ICOUNT_DEFAULT)"
-		[ ! -f "$RESULTS/vm/ledger.conf" ] || {
-			echo "Ledger:   on (LEDGER=1): l2_miss ... stall_ms are the cache ledger's account of each run's accesses"
-			echo "          on a model (ledger/README.md; sizes and latencies: vm/ledger.conf), not a measurement:"
-			echo "          a modelled miss does not slow the guest."
-		}
-		runs_head
-		echo
-	} | tee "$RESULTS/report.txt"
+	report_head vm "$kernel" "$PRESET_DEFAULT" | tee "$RESULTS/report.txt"
 fi
 # The sets that completed are reported even when a later one failed or the
 # guest timed out; the directory then stays .partial.
 done_sets=()
 # The machine as the runs found it: command line, SMT, NUMA, idle or not.
-[ ! -s "$RESULTS/sets/machine" ] || { machine_summary "$RESULTS/sets/machine"; echo; } | tee -a "$RESULTS/report.txt"
+report_machine | tee -a "$RESULTS/report.txt"
 [ ! -s "$RESULTS/sets/done" ] || mapfile -t done_sets <"$RESULTS/sets/done"
 # The clock the runs were timed by, in each set's meta for results.json:
 # the machine's own in host mode, else the guest's (vm.sh).

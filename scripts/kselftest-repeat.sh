@@ -19,7 +19,7 @@ set -euo pipefail
 . "$TOP/scripts/lib/results.sh"
 . "$TOP/scripts/lib/vm-run.sh"
 
-preset=${PRESET:-zen3}
+preset=${PRESET:-$(preset_default default)}
 runs=20
 skip=()
 usage() {

@@ -10,6 +10,7 @@
 #   mail.sh     undeliverable
 #   host.sh     host_preflight, host_topology; what host mode needs per distribution family
 #   results.sh  results_begin, results_commit
+#   report.sh   report_head, report_machine: the head of make's and make bench's report.txt
 #   vm-run.sh   vm_run
 #   kunit.sh    kunit_suite_tap
 
@@ -79,11 +80,35 @@ need_ledger() {
 		die "LEDGER=1 with ICOUNT=off: the ledger's cost would move the guest's clock; leave ICOUNT unset (shift 0) or give a shift"
 }
 
+# The presets, scripts/presets, read here only: a topology a line, "name
+# sockets dies-per-socket cores-per-die threads-per-core cpu", and the
+# defaults, "@ROLE name". SP_PRESETS stands for the file (the tests).
+PRESETS=${SP_PRESETS:-$TOP/scripts/presets}
+# preset_default ROLE: the preset of @ROLE (default or small).
+preset_default() {
+	awk -v r="@$1" '$1 == r { print $2; exit }' "$PRESETS"
+}
+# preset_names: the presets, on one line.
+preset_names() {
+	awk '$1 !~ /^[#@]/ && NF { printf "%s ", $1 }' "$PRESETS"
+}
+# preset_get NAME: NAME's "sockets dies cores threads cpu"; false if NAME
+# is no preset.
+preset_get() {
+	awk -v p="$1" '$1 !~ /^[#@]/ && $1 == p { $1 = ""; print substr($0, 2); found = 1; exit }
+		END { exit !found }' "$PRESETS"
+}
+# preset_cpus NAME: the CPUs of NAME.
+preset_cpus() {
+	local sockets dies cores threads
+	read -r sockets dies cores threads _ < <(preset_get "$1")
+	echo $((sockets * dies * cores * threads))
+}
 # need_preset NAME: NAME is a preset of scripts/presets, else stop (exit 2)
 # listing them.
 need_preset() {
-	awk -v p="$1" '$1 == p { found = 1 } END { exit !found }' "$TOP/scripts/presets" && return
-	echo "error: unknown preset '$1'; known presets: $(awk '!/^#/ && NF {printf "%s ", $1}' "$TOP/scripts/presets")" >&2
+	preset_get "$1" >/dev/null && return
+	echo "error: unknown preset '$1'; known presets: $(preset_names)" >&2
 	exit 2
 }
 

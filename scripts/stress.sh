@@ -8,7 +8,7 @@
 #   stress.sh [-p PRESET] [-d SECONDS] [-k] [-t MIN_TOGGLES] [-m MIN_HOTPLUG]
 #             [-f MIN_FITS] [-b]
 #
-#   -p  topology preset (default 2s4llc)
+#   -p  topology preset (default @small of scripts/presets)
 #   -d  seconds of load (default 2400)
 #   -k  also run the series' kselftests (run_kselftest.sh) before the load
 #   -t  switch toggles the run must reach (default 1000)
@@ -79,7 +79,7 @@ set -euo pipefail
 . "$TOP/scripts/lib/kbuild.sh"
 . "$TOP/scripts/lib/stress-counts.sh"
 
-preset=2s4llc secs=2400 kself=0 min_toggles=1000 min_hotplug=100 min_fits='' base_ref=0
+preset=$(preset_default small) secs=2400 kself=0 min_toggles=1000 min_hotplug=100 min_fits='' base_ref=0
 while getopts "p:d:kt:m:f:b" o; do
 	case $o in
 	p) preset=$OPTARG ;;
@@ -139,7 +139,7 @@ results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$preset-stress-$FLAVOR"
 # for a hang, not an estimate. The load is timed by the guest's
 # clocksource, which kept to the host's once booted (2s4llc's run ended
 # at console time 2980 s, 3000 s after its start).
-ncpus=$(awk -v p="$preset" '$1 == p { print $2 * $3 * $4 * $5 }' "$TOP/scripts/presets")
+ncpus=$(preset_cpus "$preset")
 scale=$(( ncpus > 16 ? (ncpus + 15) / 16 : 1 ))
 limit=$(( secs + 900 * scale * scale ))
 boot_cpus=()

@@ -30,7 +30,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-preset=2s4llc
+preset=$(preset_default small)
 kernel=$BUILD/kbuild-vm/arch/x86/boot/bzImage
 timeout=${VM_TIMEOUT:-300}
 append=""

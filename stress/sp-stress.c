@@ -13,9 +13,10 @@
  *             and invalid ones (which must fail and change nothing)
  *   reader    /sys/kernel/debug/sched/sis_scan, sis_wake and features read
  *             in a loop, and sis_scan and sis_wake cleared at random, while
- *             the rest goes on; every read of sis_wake must parse (its
- *             comment line, then the names of the first read, each with
- *             a count that does not go down between clears)
+ *             the rest goes on; every read of sis_scan must parse
+ *             (placement.c's sis_scan_read()), and every read of sis_wake
+ *             (its comment line, then the names of the first read, each
+ *             with a count that does not go down between clears)
  *   hotplug   (-H) a single CPU, every CPU of one LLC, and all of the last
  *             node but one CPU, taken offline and back, in turn, with
  *             every switch on; with -H the run cycles through 10 s of
@@ -42,8 +43,11 @@
  * decided at least MIN_FITS wakeups: a run where they never fired did not
  * stress them.
  *
- * At the end every CPU is online again, schedstats are as they were, and
- * the features file and sis_small_llc read as they did at the start.
+ * The features, schedstats and sis_small_llc are saved and put back as
+ * the kselftests do it (placement.c's knobs_save(), under their lock: the
+ * run waits for a kselftest's guard still restoring, and a kselftest for
+ * the run). At the end every CPU is online again, schedstats are as they were,
+ * and the features file and sis_small_llc read as they did at the start.
  * Prints one "# name count" line per counter and exits 0 when nothing
  * unexpected happened, 1 when something did (each such event is printed),
  * 2 on bad usage.
@@ -421,105 +425,66 @@ static void *toggler(void *arg)
 }
 
 /*
- * sis_wake: a "# ..." line, then one "name count" line per decision. The
- * names are the file's own, taken from its first read (wake_init()); every
- * later read must give the same names in the same order, and, between two
- * clears (the reader is the only one to clear), no count may go down.
+ * sis_wake, read with placement.c's sis_wake_read(): its names are the
+ * file's own, taken from its first read (wake_init()); every later read
+ * must give the same names in the same order, and, between two clears
+ * (the reader is the only one to clear), no count may go down.
  */
-#define MAX_WAKE	32
-#define WAKE_NAME	32
-static char wake_name[MAX_WAKE][WAKE_NAME];
-static int nr_wake;
-static unsigned long wake_last[MAX_WAKE];	/* the last read, since the last clear */
+static struct sis_wake wake_first;
+static unsigned long wake_last[SIS_WAKE_MAX];	/* the last read, since the last clear */
 /*
  * The run's decisions: at each clear, the read just before it; at the
  * end, the last read. What is counted between a read and its clear is
  * lost, so these are lower bounds (by a few wakeups a clear).
  */
-static unsigned long wake_total[MAX_WAKE];
+static unsigned long wake_total[SIS_WAKE_MAX];
 
-/*
- * Parses @text into @names and @val: the number of counts, or -1 when a
- * line is neither the comment (the first line only) nor "name count".
- */
-static int wake_parse(const char *text, char names[][WAKE_NAME], unsigned long *val)
-{
-	char copy[BUF_SIZE], *line, *save;
-	int n = 0, first = 1;
-
-	snprintf(copy, sizeof(copy), "%s", text);
-	for (line = strtok_r(copy, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save), first = 0) {
-		char *sp = strchr(line, ' ');
-
-		if (line[0] == '#') {
-			if (!first)
-				return -1;
-			continue;
-		}
-		if (first || n == MAX_WAKE || !sp || sp == line ||
-		    sp - line >= WAKE_NAME || !sp[1] ||
-		    strspn(sp + 1, "0123456789") != strlen(sp + 1) ||
-		    strspn(line, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(sp - line))
-			return -1;
-		memcpy(names[n], line, sp - line);
-		names[n][sp - line] = '\0';
-		val[n++] = strtoul(sp + 1, NULL, 10);
-	}
-	return n;
-}
-
-/* The names, and the counts so far, from a first read; false if none. */
+/* The names, from a first read; false if none. */
 static bool wake_init(void)
 {
-	char buf[BUF_SIZE];
-
-	if (read_file(SIS_WAKE, buf, sizeof(buf)) <= 0)
-		return false;
-	nr_wake = wake_parse(buf, wake_name, wake_last);
-	return nr_wake > 0;
+	return !sis_wake_read(&wake_first) && wake_first.nr > 0;
 }
 
 /* Reads sis_wake into wake_last; false (and said why) if it does not parse. */
 static bool wake_read(void)
 {
-	char buf[BUF_SIZE], names[MAX_WAKE][WAKE_NAME];
-	unsigned long val[MAX_WAKE];
+	struct sis_wake w;
+	char buf[BUF_SIZE];
 	int n;
 
 	if (read_file(SIS_WAKE, buf, sizeof(buf)) <= 0) {
 		bad("reading sis_wake failed");
 		return false;
 	}
-	n = wake_parse(buf, names, val);
-	if (n != nr_wake || !strstr(buf, "(schedstats on)")) {
+	n = sis_wake_parse(buf, &w) ? -1 : w.nr;
+	if (n != wake_first.nr || !w.schedstats) {
 		bad("sis_wake does not parse as it did at the start (%d counts, want %d; schedstats on):\n%s",
-		    n, nr_wake, buf);
+		    n, wake_first.nr, buf);
 		return false;
 	}
 	for (int i = 0; i < n; i++) {
-		if (strcmp(names[i], wake_name[i])) {
-			bad("sis_wake line %d is %s, was %s", i + 2, names[i], wake_name[i]);
+		if (strcmp(w.name[i], wake_first.name[i])) {
+			bad("sis_wake line %d is %s, was %s", i + 2, w.name[i], wake_first.name[i]);
 			return false;
 		}
-		if (val[i] < wake_last[i])
+		if (w.count[i] < wake_last[i])
 			bad("sis_wake %s went from %lu to %lu without a clear",
-			    names[i], wake_last[i], val[i]);
+			    w.name[i], wake_last[i], w.count[i]);
 	}
-	memcpy(wake_last, val, sizeof(val[0]) * n);
+	memcpy(wake_last, w.count, sizeof(w.count[0]) * w.nr);
 	return true;
 }
 
 static void *reader(void *arg)
 {
 	char buf[BUF_SIZE];
+	struct sis_scan scan;
 	unsigned int s = seed * 5;
 
 	(void)arg;
 	while (!atomic_load(&stop)) {
-		if (!base && (read_file(SIS_SCAN, buf, sizeof(buf)) <= 0 ||
-			      !strstr(buf, "scanned 0 ")))
-			bad("reading sis_scan failed");
+		if (!base && sis_scan_read(&scan))
+			bad("reading sis_scan failed, or it does not parse");
 		if (read_file(FEATURES, buf, sizeof(buf)) <= 0)
 			bad("reading features failed");
 		atomic_fetch_add(&counters[C_READS], 1);
@@ -538,7 +503,7 @@ static void *reader(void *arg)
 			if (write_file(SIS_WAKE, "0")) {
 				bad("clearing sis_wake failed");
 			} else {
-				for (int i = 0; i < nr_wake; i++)
+				for (int i = 0; i < wake_first.nr; i++)
 					wake_total[i] += wake_last[i];
 				memset(wake_last, 0, sizeof(wake_last));
 				atomic_fetch_add(&counters[C_WAKE_CLEARS], 1);
@@ -722,8 +687,8 @@ static unsigned long wake_sum(const char *prefix)
 {
 	unsigned long sum = 0;
 
-	for (int i = 0; i < nr_wake; i++)
-		if (!strncmp(wake_name[i], prefix, strlen(prefix)))
+	for (int i = 0; i < wake_first.nr; i++)
+		if (!strncmp(wake_first.name[i], prefix, strlen(prefix)))
 			sum += wake_total[i];
 	return sum;
 }
@@ -736,40 +701,31 @@ static void on_signal(int sig)
 	atomic_store(&stop, 1);
 }
 
-static void restore_features(const char *saved)
-{
-	char copy[BUF_SIZE], *tok, *save;
+/* What the command line asks for, besides seed and base (globals). */
+struct options {
+	int secs;
+	long min_fits;
+	bool hotplug, cpuset;
+};
 
-	snprintf(copy, sizeof(copy), "%s", saved);
-	for (tok = strtok_r(copy, "\n ", &save); tok; tok = strtok_r(NULL, "\n ", &save))
-		for (int i = 0; i < nr_placement_switches; i++)
-			if (!strcmp(tok + (strncmp(tok, "NO_", 3) ? 0 : 3), placement_switches[i].name))
-				write_file(FEATURES, tok);
-}
-
-int main(int argc, char **argv)
+/* Phase 1: the command line into @o; 0, or 2 (said why) on bad usage. */
+static int parse_args(int argc, char **argv, struct options *o)
 {
-	char feat0[BUF_SIZE], feat1[BUF_SIZE], small0[64], small1[64], path[96], buf[16];
-	char verbose0[8] = "";
-	pthread_t th[MAX_WORKERS + 16];
-	char schedstats0[8] = "", rt_runtime[24];
-	int nth = 0, opt, secs = 60, nr_triad;
-	long min_fits = 0;
 	char *end;
-	bool do_hotplug = false, do_cpuset = false;
-	double t0;
+	int opt;
 
+	*o = (struct options){ .secs = 60 };
 	while ((opt = getopt(argc, argv, "d:s:HcBf:")) != -1) {
 		switch (opt) {
-		case 'd': secs = atoi(optarg); break;
+		case 'd': o->secs = atoi(optarg); break;
 		case 's': seed = strtoul(optarg, NULL, 0) ?: 1; break;
-		case 'H': do_hotplug = true; break;
-		case 'c': do_cpuset = true; break;
+		case 'H': o->hotplug = true; break;
+		case 'c': o->cpuset = true; break;
 		case 'B': base = true; break;
 		case 'f':
 			errno = 0;
-			min_fits = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || min_fits < 0) {
+			o->min_fits = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o->min_fits < 0) {
 				fprintf(stderr, "-f %s: give the fit and the bias decisions the run must reach, each, as a whole number\n",
 					optarg);
 				return 2;
@@ -780,53 +736,63 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (secs < 1) {
-		fprintf(stderr, "-d %d: give the load time in seconds, >= 1\n", secs);
+	if (o->secs < 1) {
+		fprintf(stderr, "-d %d: give the load time in seconds, >= 1\n", o->secs);
 		return 2;
 	}
-	if (base && min_fits) {
+	if (base && o->min_fits) {
 		fprintf(stderr, "-f %ld: the decisions are counted in sis_wake, which the base kernel (-B) does not have\n",
-			min_fits);
+			o->min_fits);
 		return 2;
 	}
-	if (access(FEATURES, F_OK))
-		mount("none", "/sys/kernel/debug", "debugfs", 0, NULL);
-	if (base) {
-		if (read_file(FEATURES, feat0, sizeof(feat0)) < 0) {
-			fprintf(stderr, "error: %s missing: run as root\n", FEATURES);
-			return 1;
-		}
-		snprintf(small0, sizeof(small0), "-");
-	} else if (read_file(FEATURES, feat0, sizeof(feat0)) < 0 ||
-	    read_file(SIS_SMALL, small0, sizeof(small0)) < 0 || access(SIS_SCAN, R_OK) ||
-	    access(SIS_WAKE, R_OK)) {
-		fprintf(stderr, "error: %s, %s, %s or %s missing: run as root on the patched kernel with CONFIG_SCHEDSTATS\n",
-			FEATURES, SIS_SMALL, SIS_SCAN, SIS_WAKE);
+	return 0;
+}
+
+static char verbose0[8];	/* sched_verbose as it was, put back by put_back() */
+
+/*
+ * Phase 2: the knobs saved, the kernel checked (the series' files and
+ * switches unless -B, two CPUs or more), schedstats on, sis_wake read
+ * and cleared, sched_verbose off. 0, or 1 (said why, the knobs put back).
+ */
+static int setup(struct sched_knobs *k)
+{
+	/*
+	 * The features, schedstats and sis_small_llc, saved (and debugfs
+	 * mounted) as the kselftests save them, under their lock.
+	 */
+	const char *why = knobs_save(k);
+
+	if (why) {
+		fprintf(stderr, "error: %s\n", why);
 		return 1;
 	}
+	if (!base && (!k->sis_small_llc[0] || access(SIS_SCAN, R_OK) ||
+		      access(SIS_WAKE, R_OK))) {
+		fprintf(stderr, "error: %s, %s or %s missing: run on the patched kernel with CONFIG_SCHEDSTATS\n",
+			SIS_SMALL, SIS_SCAN, SIS_WAKE);
+		goto refuse;
+	}
 	for (int i = 0; i < nr_placement_switches && !base; i++)
-		if (!strstr(feat0, placement_switches[i].name)) {
+		if (!strstr(k->features, placement_switches[i].name)) {
 			fprintf(stderr, "error: %s is not in %s: kernel without the series\n",
 				placement_switches[i].name, FEATURES);
-			return 1;
+			goto refuse;
 		}
 	read_topology();
 	nodes = nr_nodes();
 	if (nr_cpus < 2) {
 		fprintf(stderr, "error: fewer than 2 CPUs in sysfs\n");
-		return 1;
+		goto refuse;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	/* sis_wake counts only with schedstats on; put back at the end. */
-	read_file(SCHEDSTATS, schedstats0, sizeof(schedstats0));
+	/* sis_wake counts only with schedstats on (put back by knobs). */
 	write_file(SCHEDSTATS, "1");
 	if (!base && (!wake_init() || write_file(SIS_WAKE, "0"))) {
 		fprintf(stderr, "error: %s does not parse (a comment line, then lines 'name count') or clear\n",
 			SIS_WAKE);
-		if (schedstats0[0])
-			write_file(SCHEDSTATS, schedstats0);
-		return 1;
+		goto refuse;
 	}
 	memset(wake_last, 0, sizeof(wake_last));
 	/*
@@ -835,45 +801,86 @@ int main(int argc, char **argv)
 	 */
 	read_file(VERBOSE, verbose0, sizeof(verbose0));
 	write_file(VERBOSE, "N");
+	return 0;
+refuse:
+	knobs_restore(k);
+	return 1;
+}
+
+/* The run's first line: the machine, the options, the RT throttling. */
+static void print_header(const struct options *o)
+{
+	char rt_runtime[24];
+
 	if (read_file("/proc/sys/kernel/sched_rt_runtime_us", rt_runtime, sizeof(rt_runtime)) <= 0)
 		snprintf(rt_runtime, sizeof(rt_runtime), "?");
 	rt_runtime[strcspn(rt_runtime, "\n")] = '\0';
 	printf("# %d CPUs, %d nodes, %d s, seed %u, hotplug %s, cpuset %s, RT task 2 ms in 10 ms (sched_rt_runtime_us %s)%s\n",
-	       nr_cpus, nodes, secs, seed, do_hotplug ? "on" : "off", do_cpuset ? "on" : "off",
+	       nr_cpus, nodes, o->secs, seed, o->hotplug ? "on" : "off", o->cpuset ? "on" : "off",
 	       rt_runtime, base ? ", base kernel (no toggles)" : "");
 	fflush(stdout);
+}
 
-	nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
+static pthread_t threads[MAX_WORKERS + 16];
+static int nr_threads;
+
+static void start(void *(*fn)(void *), void *arg)
+{
+	pthread_create(&threads[nr_threads++], NULL, fn, arg);
+}
+
+/*
+ * Phase 3: the load (triads, the ring, hackbench, the RT task), then what
+ * changes under it. 0, or -1 (said why) if the ring cannot start.
+ */
+static int start_threads(const struct options *o)
+{
+	int nr_triad = nr_cpus / 8 ? nr_cpus / 8 : 1;
+
 	if (nr_triad > MAX_WORKERS - RING)
 		nr_triad = MAX_WORKERS - RING;
 	for (int i = 0; i < nr_triad; i++)
-		pthread_create(&th[nth++], NULL, triad, NULL);
+		start(triad, NULL);
 	for (int i = 0; i < RING; i++)
-		if (pipe(ring_fd[i]))
-			return 1;
+		if (pipe(ring_fd[i])) {
+			bad("ring pipe: %s", strerror(errno));
+			return -1;
+		}
+	/* The token waits in the first pipe for the ring to start. */
+	if (write(ring_fd[0][1], "x", 1) != 1) {
+		bad("ring token: %s", strerror(errno));
+		return -1;
+	}
 	for (long i = 0; i < RING; i++)
-		pthread_create(&th[nth++], NULL, ring_member, (void *)i);
-	if (write(ring_fd[0][1], "x", 1) != 1)
-		return 1;
-	pthread_create(&th[nth++], NULL, hackbench_loop, NULL);
-	pthread_create(&th[nth++], NULL, rt_duty, NULL);
+		start(ring_member, (void *)i);
+	start(hackbench_loop, NULL);
+	start(rt_duty, NULL);
 	if (!base)
-		pthread_create(&th[nth++], NULL, toggler, NULL);
-	pthread_create(&th[nth++], NULL, reader, NULL);
-	pthread_create(&th[nth++], NULL, affinity, (void *)1L);
-	pthread_create(&th[nth++], NULL, affinity, (void *)2L);
-	if (do_hotplug)
-		pthread_create(&th[nth++], NULL, hotplug, NULL);
-	if (do_cpuset) {
+		start(toggler, NULL);
+	start(reader, NULL);
+	start(affinity, (void *)1L);
+	start(affinity, (void *)2L);
+	if (o->hotplug)
+		start(hotplug, NULL);
+	if (o->cpuset) {
 		cpuset_setup();
 		if (cpuset_ready)
-			pthread_create(&th[nth++], NULL, cpuset_flipper, NULL);
+			start(cpuset_flipper, NULL);
 	}
+	return 0;
+}
 
-	t0 = now();
-	for (double next = t0 + 30; now() - t0 < secs && !atomic_load(&stop);) {
+/*
+ * Phase 4: -d seconds of load (or until a signal), the slices of the
+ * hotplug cycle turned, a progress line every 30 s. Returns its start.
+ */
+static double run_load(const struct options *o)
+{
+	double t0 = now();
+
+	for (double next = t0 + 30; now() - t0 < o->secs && !atomic_load(&stop);) {
 		sleep(1);
-		if (do_hotplug)
+		if (o->hotplug)
 			atomic_store(&phase, (int)((now() - t0) / SLICE) % 3 ? HOTPLUG : STORM);
 		if (now() >= next) {
 			next += 30;
@@ -884,58 +891,94 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
+	return t0;
+}
+
+/* Phase 5: every thread told to stop and joined; the cpuset removed. */
+static void stop_threads(void)
+{
 	atomic_store(&stop, 1);
-	while (nth)
-		pthread_join(th[--nth], NULL);
+	while (nr_threads)
+		pthread_join(threads[--nr_threads], NULL);
 	if (cpuset_ready)
 		rmdir(CGDIR);
+}
 
-	/* Put back what we changed, then check that it is all back. */
+/*
+ * Phase 6: what the run changed put back (every CPU online, the last
+ * decisions counted, the knobs, sched_verbose), then checked: the
+ * features file and sis_small_llc as at the start, no CPU offline.
+ */
+static void put_back(struct sched_knobs *k)
+{
+	char feat1[BUF_SIZE] = "", small1[64] = "", path[96], buf[16];
+
 	for (int cpu = 1; cpu < nr_cpus; cpu++)
 		cpu_set_online(cpu, true);
-	restore_features(feat0);
-	if (!base)
-		write_file(SIS_SMALL, small0);
 	/* The decisions since the last clear, before anything changes back. */
 	if (!base) {
 		wake_read();
-		for (int i = 0; i < nr_wake; i++)
+		for (int i = 0; i < wake_first.nr; i++)
 			wake_total[i] += wake_last[i];
 	}
-	if (schedstats0[0])
-		write_file(SCHEDSTATS, schedstats0);
+	knobs_write_back(k);
 	if (verbose0[0])
 		write_file(VERBOSE, verbose0);
 	read_file(FEATURES, feat1, sizeof(feat1));
-	if (base)
-		snprintf(small1, sizeof(small1), "-");
-	else
-		read_file(SIS_SMALL, small1, sizeof(small1));
-	if (strcmp(feat0, feat1))
-		bad("the features file differs from the start:\n# %s\n# %s", feat0, feat1);
-	if (strcmp(small0, small1))
-		bad("sis_small_llc is %s, was %s", small1, small0);
+	if (strcmp(k->features, feat1))
+		bad("the features file differs from the start:\n# %s\n# %s", k->features, feat1);
+	if (!base && (read_file(SIS_SMALL, small1, sizeof(small1)) < 0 ||
+		      strcmp(k->sis_small_llc, small1)))
+		bad("sis_small_llc is %s, was %s", small1, k->sis_small_llc);
 	for (int cpu = 1; cpu < nr_cpus; cpu++) {
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 		if (read_file(path, buf, sizeof(buf)) > 0 && buf[0] != '1')
 			bad("CPU %d is still offline", cpu);
 	}
+	knobs_release(k);
+}
 
+/*
+ * Phase 7: the counts, the decisions, and the run's verdict: 0, or 1
+ * when something unexpected happened.
+ */
+static int report(const struct options *o, double t0)
+{
 	printf("# load time %.0f s\n", now() - t0);
 	for (int i = 0; i < NR_COUNTERS; i++)
 		printf("# %s %ld\n", counter_names[i], atomic_load(&counters[i]));
 	if (!base)
 		printf("# all-switches-on seconds %.0f\n", all_on_secs);
-	for (int i = 0; i < nr_wake; i++)
-		printf("# wake_%s %lu\n", wake_name[i], wake_total[i]);
+	for (int i = 0; i < wake_first.nr; i++)
+		printf("# wake_%s %lu\n", wake_first.name[i], wake_total[i]);
 	/*
 	 * A run in which the fit or the bias never decided a wakeup did not
 	 * stress them, whatever else it did.
 	 */
-	if (min_fits && (wake_sum("fit_") < (unsigned long)min_fits ||
-			 wake_sum("bias_") < (unsigned long)min_fits))
+	if (o->min_fits && (wake_sum("fit_") < (unsigned long)o->min_fits ||
+			    wake_sum("bias_") < (unsigned long)o->min_fits))
 		bad("too few decisions: %lu of the fit (fit_*), %lu of the bias (bias_*), want at least %ld of each (-f)",
-		    wake_sum("fit_"), wake_sum("bias_"), min_fits);
+		    wake_sum("fit_"), wake_sum("bias_"), o->min_fits);
 	printf("# unexpected events %ld\n", atomic_load(&errors));
 	return atomic_load(&errors) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sched_knobs knobs;
+	struct options o;
+	double t0;
+	int err;
+
+	err = parse_args(argc, argv, &o);
+	if (err)
+		return err;
+	if (setup(&knobs))
+		return 1;
+	print_header(&o);
+	err = start_threads(&o);
+	t0 = err ? now() : run_load(&o);
+	stop_threads();
+	put_back(&knobs);
+	return report(&o, t0);
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The body of the kselftest stages of make check (tests/vm/kselftest-*.sh,
 # tests/vm-alone/kselftest-*.sh), not a test itself: boot KS_PRESET (default
-# 2s4llc), run the install's run_kselftest.sh with KS_ARGS (default: every
-# program), and pass when every test it selects runs and passes, and the
-# runner's TAP is complete.
+# @small of scripts/presets), run the install's run_kselftest.sh with
+# KS_ARGS (default: every program), and pass when every test it selects
+# runs and passes, and the runner's TAP is complete.
 # With KS_ALONE=1 the stage runs alone on an otherwise idle host: under TCG,
 # what else the host runs changes the guest's timing and blunts the
 # migration effects wakeup_test measures (see host_mark in tests/lib.sh).
@@ -16,7 +16,7 @@
 # and named in a failure.
 . "$(dirname "$0")/lib.sh"
 HOST_OTHERS_MAX=${HOST_OTHERS_MAX:-20}
-preset=${KS_PRESET:-2s4llc}
+preset=${KS_PRESET:-$(preset_default small)}
 # No test may skip on a preset of make check: every one runs on two cores
 # of an LLC with SMT. The guest's limit is the stage's budget's order.
 case $preset in

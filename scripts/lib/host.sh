@@ -4,48 +4,21 @@
 # shellcheck shell=bash
 
 # host_preflight [FEATURE...]: refuse, before anything is installed, built
-# or written, unless this runs as root, debugfs shows the sched features
-# file, the running kernel has every switch of the series (and each
-# FEATURE, NO_ allowed), and perf runs on it. debugfs is mounted at
-# /sys/kernel/debug if it is not, and unmounted again if the run is then
-# refused. SP_EUID stands for the effective user, SP_LOCKDOWN for
-# /sys/kernel/security/lockdown; under SP_DEBUGFS (a fake tree) nothing is
-# mounted unless SP_MOUNT and SP_UMOUNT name stand-ins for mount and umount
-# (the tests).
+# or written, unless bench/lib.sh's features_preflight passes (root,
+# debugfs, mounted if it is not and unmounted again if the run is then
+# refused), the running kernel has every switch of the series, and each
+# FEATURE (NO_ allowed), and perf runs on it.
 host_preflight() {
-	local f missing= err= lock dbg=${SP_DEBUGFS:-/sys/kernel/debug} mounted=
-	[ "${SP_EUID:-$EUID}" = 0 ] ||
-		die "HOST=1 writes the running kernel's sched features: run it as root (sudo make ... HOST=1)"
-	if [ ! -e "$SCHED_FEATURES" ] && ! mountpoint -q "$dbg" &&
-		{ [ -z "${SP_DEBUGFS:-}" ] || [ -n "${SP_MOUNT:-}" ]; }; then
-		if err=$("${SP_MOUNT:-mount}" -t debugfs none "$dbg" 2>&1); then
-			mounted=1
-			note "mounted debugfs at $dbg"
-		fi
-	fi
-	# refuse MESSAGE: die, with debugfs unmounted if this mounted it.
-	refuse() {
-		[ -z "$mounted" ] || "${SP_UMOUNT:-umount}" "$dbg" 2>/dev/null || true
-		die "$1"
-	}
-	if ! cat "$SCHED_FEATURES" >/dev/null 2>&1; then
-		# Lockdown lets debugfs mount and show its files, but refuses
-		# to open the writable ones, sched/features among them.
-		lock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "${SP_LOCKDOWN:-/sys/kernel/security/lockdown}" 2>/dev/null || true)
-		[ -z "$lock" ] || [ "$lock" = none ] ||
-			refuse "the running kernel is locked down ($lock), which refuses debugfs's writable files such as $SCHED_FEATURES: boot it without lockdown (no lockdown= on its command line; Secure Boot turns it on in many distributions' configs)"
-		refuse "no readable $SCHED_FEATURES${err:+ (mount -t debugfs none $dbg: $err)}: HOST=1 needs debugfs, so a kernel with CONFIG_DEBUG_FS=y, without debugfs=off or debugfs=no-mount on its command line, and not locked down"
-	fi
+	local f missing=
+	features_preflight HOST=1 "sudo make ... HOST=1" || exit 1
 	for f in $(series_switches); do
 		feature_known "$f" || missing="$missing $f"
 	done
 	[ -z "$missing" ] ||
-		refuse "the running kernel ($(uname -r)) lacks the series' switches:$missing; boot a kernel of the series first (make deb builds one)"
-	for f; do
-		feature_known "$f" || refuse "unknown sched feature '$f'; this kernel has: $(sed 's/NO_//g' "$SCHED_FEATURES")"
-	done
+		features_refuse "the running kernel ($(uname -r)) lacks the series' switches:$missing; boot a kernel of the series first (make deb builds one)" || exit 1
+	features_exist "$@" || exit 1
 	command -v perf >/dev/null && perf version >/dev/null 2>&1 ||
-		refuse "perf not found, or it does not run on this kernel ($(uname -r)): install it ($(host_install_hint "$(os_family)" perf)), or build the booted kernel's own: make -C tools/perf in its tree"
+		features_refuse "perf not found, or it does not run on this kernel ($(uname -r)): install it ($(host_install_hint "$(os_family)" perf)), or build the booted kernel's own: make -C tools/perf in its tree" || exit 1
 }
 
 # What host mode runs on this machine besides perf (host_preflight's) and
@@ -146,20 +119,9 @@ host_install_hint() {
 }
 
 # host_topology DIR: the machine's topology (bench/topology.sh) in
-# DIR/topology, for the results record, and its summary on stdout.
+# DIR/topology, for the results record and the report's head
+# (scripts/lib/report.sh).
 host_topology() {
 	mkdir -p "$1"
 	"$TOP/bench/topology.sh" >"$1/topology"
-	echo "Kernel:   the running kernel, $(uname -r), of $(uname -n)"
-	echo "Topology: as sysfs and debugfs show it:"
-	topology_summary "$1/topology"
-}
-
-# topology_summary FILE: a topology file (bench/topology.sh) in a few lines.
-topology_summary() {
-	awk '/^cpus/{print "  CPUs     " $2}
-		/^node/{print "  " $1 "    " $2}
-		/^llc/{l = l " " $2} /^smt/{ s++ }
-		/^domains/{$1 = ""; d = "  domains " $0}
-		END { print d; print "  LLCs    " l; print "  SMT sets " s }' "$1"
 }

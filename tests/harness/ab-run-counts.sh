@@ -5,7 +5,8 @@
 # sis_wake's counts as wake_NAME; with -s (two kernels, one boot each: the
 # base has no sis_wake) it prints none, so that the two sides of
 # make base-vs-series have the same metrics. Both forms run with schedstats
-# on, so that both sides pay for them, and put the sysctl back after.
+# on, so that both sides pay for them, and put the sysctl back after. No
+# caller of ab-run.sh gives a warm-up count other than AB_WARMUP.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
@@ -42,3 +43,7 @@ for form in "-f UTIL_FITS_CAPACITY" "-s A"; do
 	esac
 	echo "# ab-run.sh $form: $n count lines in $(grep -c " schedstats " "$t/raw") runs, schedstats on in each and put back"
 done
+# The warm-up is AB_WARMUP of bench/lib.sh wherever ab-run.sh is called
+# (make, make bench, make base-vs-series): no caller gives its own count.
+own=$(cd "$TOP" && grep -nE 'ab-run\.sh.* -w [0-9]' scripts/*.sh bench/*.sh || true)
+[ -z "$own" ] || fail "a warm-up count of its own, not \$AB_WARMUP: $own"

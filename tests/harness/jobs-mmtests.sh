@@ -243,6 +243,6 @@ echo 'export MMTESTS=tbench' >"$t/plain-config"
 expect_error 1 "has no SP_SET, SP_SIDE_A and SP_SIDE_B" -- "$R" "$t/plain-config" "$mm"
 expect_error 1 "is not an mmtests checkout" -- "$R" "$C" "$t"
 echo "NO_SIS_UTIL" >"$dbg/sched/features"
-expect_error 1 "has no sched feature UTIL_FITS_CAPACITY: boot a kernel of the series" -- "$R" "$C" "$mm"
+expect_error 1 "unknown sched feature 'UTIL_FITS_CAPACITY' \(a switch of the series needs a kernel of the series: make deb builds one\)" -- "$R" "$C" "$mm"
 [ ! -s "$mm/calls" ] && [ ! -e "$mm/builds" ] && [ -z "$(ls "$mm/work/log")" ] ||
 	fail "a refused run-ab.sh ran mmtests: $(cat "$mm/calls" "$mm/builds" 2>/dev/null)"

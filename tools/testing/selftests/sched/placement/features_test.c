@@ -190,23 +190,15 @@ static void appended_write(struct __test_metadata *_metadata, const char *path,
 
 /*
  * The wakeups sis_scan counts in its scanned lines and its stopped line;
- * -1 if unreadable.
+ * -1 if unreadable or it does not parse.
  */
 static long sis_counted(void)
 {
-	char buf[BUF_SIZE], *line, *save;
-	unsigned long cnt;
-	long sum = 0;
-	int nr;
+	struct sis_scan s;
 
-	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
+	if (sis_scan_read(&s))
 		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "scanned %d %lu", &nr, &cnt) == 2 ||
-		    sscanf(line, "stopped %lu", &cnt) == 1)
-			sum += cnt;
-	return sum;
+	return s.stopped + s.unscanned + s.scans;
 }
 
 /*

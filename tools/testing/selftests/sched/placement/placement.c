@@ -262,22 +262,101 @@ static void find_feature(const char *name, int *state, int *bit)
 const int nr_placement_switches = sizeof(placement_switches) /
 				  sizeof(placement_switches[0]);
 
-long sis_wake_counted(const char *name)
+int sis_scan_parse(const char *text, struct sis_scan *s)
 {
-	char buf[BUF_SIZE], line_name[64], *line, *save;
+	char buf[BUF_SIZE], list[128], *line, *save;
+	bool row0 = false;
 	unsigned long cnt;
-	long sum = 0;
+	int nr;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || !strncmp(line, "nollc ", 6))
+			continue;
+		if (sscanf(line, "llc %127s %d", list, &nr) == 2) {
+			if (s->nr_llc == MAX_CPUS)
+				return -1;
+			s->llc_cpu[s->nr_llc] = atoi(list);
+			s->llc_depth[s->nr_llc++] = nr;
+		} else if (sscanf(line, "scanned %d %lu", &nr, &cnt) == 2) {
+			if (!nr) {
+				row0 = true;
+				s->unscanned = cnt;
+				continue;
+			}
+			s->scans += cnt;
+			if (cnt && nr > s->deepest)
+				s->deepest = nr;
+		} else if (sscanf(line, "stopped %lu", &cnt) == 1) {
+			s->stopped = cnt;
+		} else if (sscanf(line, "found %lu", &cnt) == 1) {
+			s->found = cnt;
+		} else {
+			return -1;
+		}
+	}
+	return row0 ? 0 : -1;
+}
+
+int sis_scan_read(struct sis_scan *s)
+{
+	char buf[BUF_SIZE];
+
+	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
+		return -1;
+	return sis_scan_parse(buf, s);
+}
+
+int sis_wake_parse(const char *text, struct sis_wake *w)
+{
+	char buf[BUF_SIZE], *line, *save;
+	bool first = true;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), first = false) {
+		char *sp = strchr(line, ' ');
+
+		if (line[0] == '#') {
+			if (!first)
+				return -1;
+			w->schedstats = !!strstr(line, "(schedstats on)");
+			continue;
+		}
+		if (first || w->nr == SIS_WAKE_MAX || !sp || sp == line ||
+		    sp - line >= SIS_WAKE_NAME || !sp[1] ||
+		    strspn(sp + 1, "0123456789") != strlen(sp + 1) ||
+		    strspn(line, "abcdefghijklmnopqrstuvwxyz_") != (size_t)(sp - line))
+			return -1;
+		memcpy(w->name[w->nr], line, sp - line);
+		w->name[w->nr][sp - line] = '\0';
+		w->count[w->nr++] = strtoul(sp + 1, NULL, 10);
+	}
+	return 0;
+}
+
+int sis_wake_read(struct sis_wake *w)
+{
+	char buf[BUF_SIZE];
 
 	if (read_file(SIS_WAKE, buf, sizeof(buf)) < 0)
 		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' ||
-		    sscanf(line, "%63s %lu", line_name, &cnt) != 2)
-			continue;
-		if (!name || !strcmp(name, line_name))
-			sum += cnt;
-	}
+	return sis_wake_parse(buf, w);
+}
+
+long sis_wake_counted(const char *name)
+{
+	struct sis_wake w;
+	long sum = 0;
+
+	if (sis_wake_read(&w))
+		return -1;
+	for (int i = 0; i < w.nr; i++)
+		if (!name || !strcmp(name, w.name[i]))
+			sum += w.count[i];
 	return sum;
 }
 
@@ -417,7 +496,7 @@ static void restore_feature(const char *word)
 		write_file(FEATURES, word);
 }
 
-void knobs_restore(struct sched_knobs *k)
+void knobs_write_back(struct sched_knobs *k)
 {
 	char buf[BUF_SIZE], *tok, *save;
 
@@ -432,8 +511,18 @@ void knobs_restore(struct sched_knobs *k)
 		write_file(SCHEDSTATS, k->schedstats);
 	if (k->sis_small_llc[0])
 		write_file(SIS_SMALL, k->sis_small_llc);
+}
+
+void knobs_release(struct sched_knobs *k)
+{
 	if (k->mounted_debugfs)
 		umount(SCHED_DEBUGFS);
 	k->mounted_debugfs = false;
 	__atomic_store_n(&k->restored, true, __ATOMIC_RELEASE);
+}
+
+void knobs_restore(struct sched_knobs *k)
+{
+	knobs_write_back(k);
+	knobs_release(k);
 }

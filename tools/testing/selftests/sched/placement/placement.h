@@ -58,8 +58,49 @@ bool cpu_offline(int cpu);
 int cpu_set_online(int cpu, bool on);
 
 /*
+ * One read of sis_scan: each LLC's first CPU and its depth
+ * (nr_idle_scan), and the counts since the last clear.
+ */
+struct sis_scan {
+	int nr_llc;
+	int llc_cpu[MAX_CPUS];		/* the first CPU of the LLC */
+	int llc_depth[MAX_CPUS];	/* its nr_idle_scan */
+	unsigned long stopped;		/* wakeups stopped before any scan */
+	unsigned long unscanned;	/* "scanned 0": no CPU of the LLC allowed */
+	unsigned long scans;		/* wakeups that scanned one CPU or more */
+	int deepest;			/* the deepest row with a count, 0 if none */
+	unsigned long found;		/* scans that found an idle CPU */
+};
+
+/*
+ * Parses @text, the contents of sis_scan, into @s: 0, or -1 when a line
+ * is none of the file's, or the "scanned 0" row is missing.
+ */
+int sis_scan_parse(const char *text, struct sis_scan *s);
+/* Reads sis_scan into @s: 0, or -1 if unreadable or it does not parse. */
+int sis_scan_read(struct sis_scan *s);
+
+/* One read of sis_wake: a count per decision, named as the file names it. */
+#define SIS_WAKE_MAX	32
+#define SIS_WAKE_NAME	32
+struct sis_wake {
+	int nr;
+	char name[SIS_WAKE_MAX][SIS_WAKE_NAME];
+	unsigned long count[SIS_WAKE_MAX];
+	bool schedstats;	/* its comment line says "(schedstats on)" */
+};
+
+/*
+ * Parses @text, the contents of sis_wake, into @w: 0, or -1 when a line
+ * is neither the comment (the first line, and only it) nor "name count"
+ * (a name of a-z and _, a count of digits).
+ */
+int sis_wake_parse(const char *text, struct sis_wake *w);
+/* Reads sis_wake into @w: 0, or -1 if unreadable or it does not parse. */
+int sis_wake_read(struct sis_wake *w);
+/*
  * The count of @name in sis_wake, or of every line when @name is NULL;
- * -1 if unreadable.
+ * -1 if unreadable or it does not parse.
  */
 long sis_wake_counted(const char *name);
 
@@ -120,8 +161,12 @@ void knobs_online_all(struct sched_knobs *k);
 int knobs_offline(struct sched_knobs *k, int cpu);
 /*
  * Restores everything, unmounts debugfs if knobs_save() mounted it, and
- * sets k->restored.
+ * sets k->restored: knobs_write_back(), then knobs_release().
  */
 void knobs_restore(struct sched_knobs *k);
+/* Writes back the saved knobs and brings back the CPUs. */
+void knobs_write_back(struct sched_knobs *k);
+/* Unmounts debugfs if knobs_save() mounted it, and sets k->restored. */
+void knobs_release(struct sched_knobs *k);
 
 #endif /* __SCHED_PLACEMENT_H */

@@ -29,54 +29,19 @@ struct sis_sample {
 	unsigned long scans;	/* scans of one CPU or more, read after found */
 };
 
-/*
- * Adds one read of sis_scan to @s: the depths, and if @counts the deepest
- * scan and the scans that found an idle CPU.
- */
-static void sis_parse(struct sis_sample *s, bool counts)
+/* Adds the depths of one read of sis_scan to @s. */
+static void sis_add_depths(struct sis_sample *s, const struct sis_scan *r)
 {
-	char buf[BUF_SIZE], *line, *save;
+	for (int i = 0; i < r->nr_llc; i++) {
+		int nr = r->llc_depth[i], w = llc_weight(r->llc_cpu[i]);
 
-	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
-		return;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char list[128];
-		unsigned long cnt;
-		int nr, w;
-
-		if (sscanf(line, "llc %127s %d", list, &nr) == 2) {
-			w = llc_weight(atoi(list));
-			if (nr > 0 && nr < w)
-				s->in_between++;
-			else if (nr == w)
-				s->full++;
-			else if (nr > w)
-				s->other++;
-		} else if (counts && sscanf(line, "scanned %d %lu", &nr, &cnt) == 2) {
-			if (cnt && nr > s->max_scanned)
-				s->max_scanned = nr;
-		} else if (counts && sscanf(line, "found %lu", &cnt) == 1) {
-			s->found += cnt;
-		}
+		if (nr > 0 && nr < w)
+			s->in_between++;
+		else if (nr == w)
+			s->full++;
+		else if (nr > w)
+			s->other++;
 	}
-}
-
-/* The scans of one CPU or more that sis_scan counts; -1 if unreadable. */
-static long sis_scans(void)
-{
-	char buf[BUF_SIZE], *line, *save;
-	unsigned long cnt;
-	long sum = 0;
-	int nr;
-
-	if (read_file(SIS_SCAN, buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		if (sscanf(line, "scanned %d %lu", &nr, &cnt) == 2 && nr >= 1)
-			sum += cnt;
-	return sum;
 }
 
 /*
@@ -87,11 +52,11 @@ static long sis_scans(void)
 static int sis_phase(bool on, struct sis_sample *s)
 {
 	pthread_t spin[MAX_CPUS], pong;
-	int fds[4], n;
+	struct sis_scan r, then;
+	int fds[4], n, err;
 	cpu_set_t half;
 	char c = 1;
 	double end;
-	long scans;
 
 	if (set_feature("SIS_SMALL_LLC", on))
 		return -1;
@@ -116,21 +81,25 @@ static int sis_phase(bool on, struct sis_sample *s)
 		for (int i = 0; i < 50; i++)
 			if (write(fds[1], &c, 1) != 1 || read(fds[2], &c, 1) != 1)
 				break;
-		sis_parse(s, false);
+		if (!sis_scan_read(&r))
+			sis_add_depths(s, &r);
 		usleep(5000);
 	}
 	/* A scan is counted in its bucket before it is found: read found first. */
-	sis_parse(s, true);
-	scans = sis_scans();
+	err = sis_scan_read(&r) || sis_scan_read(&then);
 	c = 0;
 	if (write(fds[1], &c, 1) == 1)
 		pthread_join(pong, NULL);
 	spinners_stop(spin, n);
 	for (int i = 0; i < 4; i++)
 		close(fds[i]);
-	if (scans < 0)
+	if (err)
 		return -1;
-	s->scans += scans;
+	sis_add_depths(s, &r);
+	if (r.deepest > s->max_scanned)
+		s->max_scanned = r.deepest;
+	s->found += r.found;
+	s->scans += then.scans;
 	return 0;
 }
 
