@@ -263,7 +263,7 @@ set_of() {
 # it was to $out/$s.meta, then its report. With SCHED_LAT=1, a hackbench
 # or tbench set has its wakeup latency measured (ab-run.sh -l).
 one() {
-	local a b lat=()
+	local a b f lat=()
 	if [ "${SCHED_LAT:-0}" = 1 ]; then
 		case ${work[0]} in
 		hackbench) lat=(-l hackbench) ;;
@@ -276,13 +276,13 @@ one() {
 	[ -z "$PER" ] || printf 'count=%s\nper=%s\nper_from=%s\ncpus=%s\nllcs=%s\nnodes=%s\n' \
 		"$N" "$PER" "$PER_FROM" "$TOPO_CPUS" "$TOPO_LLCS" "$TOPO_NODES" >>"$out/$s.meta.tmp"
 	mv "$out/$s.meta.tmp" "$out/$s.meta"
-	[ -z "$also" ] || feature_write "$also"
+	for f in ${also//,/ }; do feature_write "$f"; done
 	# SP_LEDGER=1 (bench.sh's LEDGER=1): each run a window of the cache
 	# ledger, its label and side in $s.ledger.
 	rm -f "$out/$s.ledger"
 	SP_LEDGER_MAP=$([ "${SP_LEDGER:-0}" != 1 ] || echo "$out/$s.ledger") \
 		"$here/ab-run.sh" -f "$feat" -n "$reps" -w "$AB_WARMUP" "${lat[@]}" -- "${work[@]}" >"$out/$s.raw"
-	[ -z "$also" ] || feature_write "NO_$also"
+	for f in ${also//,/ }; do feature_write "NO_$f"; done
 	echo "$s" >>"$out/done"
 	"${report[@]}" "$out" "$s"
 }

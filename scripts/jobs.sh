@@ -68,11 +68,11 @@ cleanup_on_exit 'rm -rf "$out.partial"'
 skipped=() mmdiff=()
 
 # words FEATURES ALSO PREFIX: the features file words of one side: each
-# switch of the set with PREFIX ("" or NO_), and the also-on switch on.
+# switch of the set with PREFIX ("" or NO_), and the also-on switches on.
 words() {
 	local f w=()
 	for f in ${1//,/ }; do w+=("$3$f"); done
-	[ "$2" = - ] || w+=("$2")
+	[ "$2" = - ] || for f in ${2//,/ }; do w+=("$f"); done
 	echo "${w[*]}"
 }
 # opt ARGS FLAG: the value after FLAG in ARGS.

@@ -63,7 +63,26 @@ want both-stream-2 "both-stream-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cp
 # schbench-N keeps its message threads: schbench-wN's longer prefix takes
 # only names that begin schbench-w.
 want schbench-2 "schbench-2 | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | - | cpus_utilised,~wake_*,~turbo_*,rps,~wake_local_pct | both wakeup switches, sp-schbench: 2 message threads, each with as many workers as an LLC has CPUs | $TOP/bench/../build/bin/sp-schbench -m 2 -r 10"
+want sync-g2 "sync-g2 | SIS_SYNC_SKIP_STACKING | UTIL_FITS_CAPACITY,SELECT_BIAS_PREV | cpus_utilised,~wake_*,~turbo_* | SIS_SYNC_SKIP_STACKING on top of both wakeup switches, hackbench 2 groups | hackbench -g 2 -f 10 -s 100 -l 500 --threads --pipe"
 echo "# bench/sets: ${#all[@]} sets resolve; e.g. $(echo "$out" | grep '^stream-2 ')"
+# A set whose "also" is a comma list turns each of its switches on for both
+# sides, and off after: the sync sets run with both wakeup switches on,
+# SIS_SYNC_SKIP_STACKING on in A and off in B (hackbench a stand-in that
+# notes the features file, the kernel's files fakes).
+mkdir -p "$t/bin" "$t/dbg/sched" "$t/procsys/kernel" "$t/out"
+feats0="SIS_UTIL NO_UTIL_FITS_CAPACITY NO_SELECT_BIAS_PREV NO_SIS_SYNC_SKIP_STACKING"
+echo "$feats0" >"$t/dbg/sched/features"
+echo 0 >"$t/procsys/kernel/sched_schedstats"
+printf '#!/bin/sh\ncat "%s/dbg/sched/features" >>"%s/feats"\necho "Time: 0.01"\n' "$t" "$t" >"$t/bin/hackbench"
+chmod +x "$t/bin/hackbench"
+PATH=$t/bin:$PATH SP_DEBUGFS=$t/dbg SP_PROCSYS=$t/procsys SP_WHERE=0 SP_OUT=$t/out SP_REPORT=0 \
+	"$B" -n 2 sync-g2 2>"$t/err" || fail "series-ab.sh sync-g2 failed: $(cat "$t/err")"
+[ "$(sort -u "$t/feats")" = "SIS_UTIL UTIL_FITS_CAPACITY SELECT_BIAS_PREV NO_SIS_SYNC_SKIP_STACKING
+SIS_UTIL UTIL_FITS_CAPACITY SELECT_BIAS_PREV SIS_SYNC_SKIP_STACKING" ] ||
+	fail "sync-g2 ran with these features: $(sort -u "$t/feats")"
+[ "$(cat "$t/dbg/sched/features")" = "$feats0" ] || fail "sync-g2 left the features as $(cat "$t/dbg/sched/features")"
+grep -qxF "also=UTIL_FITS_CAPACITY,SELECT_BIAS_PREV" "$t/out/sync-g2.meta" || fail "sync-g2.meta: $(cat "$t/out/sync-g2.meta")"
+echo "# sync-g2: both wakeup switches on for both sides, SIS_SYNC_SKIP_STACKING on in A only"
 # The sets run with no name are the @default line's.
 [ "$("$B" -d | cut -d' ' -f1 | paste -sd' ')" = "$(sed -n 's/^@default //p' "$TOP/bench/sets")" ] ||
 	fail "series-ab.sh -d without sets: $("$B" -d)"

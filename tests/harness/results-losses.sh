@@ -42,7 +42,7 @@
 #   switches' counts; it is higher-is-better, as keeping a wakee where it
 #   ran is what the switches are for). The counts of the switches' own
 #   decisions (DECISION: sched/sis_wake's wake_fit_*, wake_no_room_*,
-#   wake_bias_*, wake_limit_*, wake_room_*; sched/sis_scan's scans, stopped,
+#   wake_bias_*, wake_limit_*, wake_room_*, wake_sync_*; sched/sis_scan's scans, stopped,
 #   found; the NUMA test's stacked and moved) are excluded, by name: they
 #   rise from 0 by construction when a switch is on, and are not losses.
 #   NEUTRAL holds outcome metrics with no better side: wake_local_pct
@@ -66,7 +66,7 @@
 
 OUTCOME='^(migrations|mig_[a-z]+|ctxsw|wait_us|cpus_utilised|time_s|tbench_mbps|tbench_maxlat_ms|rps|(wakeup|request)_p[0-9]+_us|triad_mbps|triad_avg_mbps|wake_stay_pct)$'
 HIGHER='^(cpus_utilised|tbench_mbps|rps|triad_mbps|triad_avg_mbps|wake_stay_pct)$'
-DECISION='^(wake_(fit|no_room|bias|limit|room)_[a-z_]+|scans|stopped|found|found_per_scan|cpus_per_scan|stacked|moved)$'
+DECISION='^(wake_(fit|no_room|bias|limit|room|sync)_[a-z_]+|scans|stopped|found|found_per_scan|cpus_per_scan|stacked|moved)$'
 NEUTRAL='^(wake_local_pct)$'
 
 # cells REPORT: a line per significant loss, "set<TAB>metric<TAB>figure", or

@@ -311,7 +311,9 @@ static void print_runs(const char *side, const double *v)
  * base then sends a wakee whose target and prev are busy to an idle CPU
  * of the LLC; the fit keeps it on one of them that has room, and the
  * bias on prev when none is idle.
- * SIS_LIMIT_STACKING, which narrows both, is off for both sides.
+ * SIS_LIMIT_STACKING and SIS_SYNC_SKIP_STACKING, which narrow both (the
+ * latter for every wakeup of this load: pipes wake with WF_SYNC), are off
+ * for both sides.
  *
  * After a warm-up pair, the sides alternate, on, off, off, on, ..., so
  * that neither always goes first; sis_wake is cleared before each run.
@@ -349,6 +351,8 @@ TEST_F_TIMEOUT(placement, hackbench_migrations, 360)
 		SKIP(return, "%s", why);
 	if (feature_state("SIS_LIMIT_STACKING") >= 0)
 		ASSERT_EQ(0, set_feature("SIS_LIMIT_STACKING", false));
+	if (feature_state("SIS_SYNC_SKIP_STACKING") >= 0)
+		ASSERT_EQ(0, set_feature("SIS_SYNC_SKIP_STACKING", false));
 	ksft_print_msg("%d CPUs, %d LLCs: %s -g %s -l %s in each, %d runs a side\n",
 		       nr_cpus, load.nr_llcs, load.argv[0], load.groups, load.loops, REPS);
 

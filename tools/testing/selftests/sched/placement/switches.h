@@ -12,4 +12,5 @@ const struct placement_switch placement_switches[] = {
 	{ "UTIL_FITS_CAPACITY",	false },
 	{ "SELECT_BIAS_PREV",	false },
 	{ "SIS_LIMIT_STACKING",	false },
+	{ "SIS_SYNC_SKIP_STACKING",	false },
 };

@@ -459,9 +459,11 @@ double idle_sibling_moved(void)
  *  - UTIL_FITS_CAPACITY: the wakee has room on target, t, and goes there
  *    (or stays on p when t has no room left);
  *  - both: SELECT_BIAS_PREV tries prev first for the fit, and the wakee
- *    stays on p.
+ *    stays on p;
+ *  - both with SIS_SYNC_SKIP_STACKING: the wakeup is sync, so there is no
+ *    fit and no fall back to p, and the wakee goes to t, as with neither.
  * With the nap's wakeup, half the wakeups move, except with both
- * switches, where none should.
+ * switches (and not the sync mode), where none should.
  */
 static void waker_prev_load(void)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The wakeup placement switches, UTIL_FITS_CAPACITY and SELECT_BIAS_PREV:
+ * The wakeup placement switches, UTIL_FITS_CAPACITY and SELECT_BIAS_PREV,
+ * and their narrowings, SIS_LIMIT_STACKING and SIS_SYNC_SKIP_STACKING:
  * each test runs a wakeup scenario with the switches on and off,
  * interleaved, and asserts the effect, or that there is none where the
  * switches must not act.
@@ -284,6 +285,71 @@ TEST_F_TIMEOUT(placement, pair_not_stacked, 120)
 				    "1:1 pair, both vs neither", med));
 	EXPECT_TRUE(med[1] <= med[0] + 0.05) {
 		TH_LOG("stacked %.3f with both, %.3f with neither: want at most 0.05 more",
+		       med[1], med[0]);
+	}
+}
+
+/*
+ * SIS_SYNC_SKIP_STACKING on top of both switches, in fit_and_bias's
+ * scenario: a sync wakee (a pipe write) whose prev runs another task.
+ * Without the mode both switches keep the wakee on prev; with it the
+ * wakee is placed as with neither switch, on target, the waker's CPU, and
+ * sis_wake counts the sync wakeups it kept from the fit and the last
+ * step. The bar, with the mode a rate above 0 and at least twice the rate
+ * without, sits far from fit_and_bias's runs with both switches and with
+ * neither, which the two sides repeat.
+ */
+TEST_F_TIMEOUT(placement, sync_skip_stacking, 120)
+{
+	static const char * const f[] = { "SIS_SYNC_SKIP_STACKING" };
+	static const char * const both[] = { "UTIL_FITS_CAPACITY", "SELECT_BIAS_PREV" };
+	const char *why = wakeup_skip(both, 2, f[0], true);
+	double med[2];
+	long skipped;
+
+	if (why)
+		SKIP(return, "%s", why);
+	shrink_llc(_metadata, &self->knobs);
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(0, set_feature(both[i], true));
+	ASSERT_EQ(0, on_off_medians(f, 1, NULL, waker_prev_moved,
+				    "sync wakee, sync mode on top of both", med));
+	EXPECT_TRUE(med[1] > 0 && med[0] <= 0.5 * med[1]) {
+		TH_LOG("moved %.3f with the mode, %.3f without: want at least twice",
+		       med[1], med[0]);
+	}
+	if (access(SIS_WAKE, W_OK))
+		return;
+	ASSERT_EQ(0, set_feature(f[0], true));
+	ASSERT_EQ(0, write_file(SIS_WAKE, "0"));
+	ASSERT_LE(0, waker_prev_moved());
+	skipped = sis_wake_counted("sync_skip_fit") + sis_wake_counted("sync_skip_last");
+	ksft_print_msg("sis_wake: %ld sync wakeups kept from the fit or the last step\n",
+		       skipped);
+	EXPECT_LT(0, skipped);
+}
+
+/*
+ * SIS_SYNC_SKIP_STACKING leaves other wakeups to the fit: in
+ * util_fits_capacity's scenario, a wakee woken through a futex (no
+ * WF_SYNC) on its busy prev, with UTIL_FITS_CAPACITY on for both sides.
+ * The bar, the medians within 0.25, is half the distance between that
+ * test's runs with the fit and without: a mode that skipped the fit for
+ * every wakeup would move the wakee as often as no fit does.
+ */
+TEST_F_TIMEOUT(placement, sync_skip_only_sync, 120)
+{
+	static const char * const f[] = { "SIS_SYNC_SKIP_STACKING" };
+	const char *why = wakeup_skip(f, 1, "UTIL_FITS_CAPACITY", true);
+	double med[2];
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, on_off_medians(f, 1, "UTIL_FITS_CAPACITY", busy_prev_moved,
+				    "plain wakee on a busy prev, sync mode on top of fit",
+				    med));
+	EXPECT_TRUE(fabs(med[1] - med[0]) <= 0.25) {
+		TH_LOG("moved %.3f with the mode, %.3f without: want within 0.25",
 		       med[1], med[0]);
 	}
 }
