@@ -75,7 +75,7 @@ if [ "$ledger" = 1 ]; then
 	"$BUILD/ledger/test-model" --conf "$ledger_conf" ||
 		die "LEDGER=1: the machine file $ledger_conf is refused (above); fix it or give LEDGER_CONF=FILE"
 fi
-read -r _ sockets dies cores threads cpu < <(awk -v p="$preset" '$1 == p' "$TOP/scripts/presets")
+read -r sockets dies cores threads cpu < <(preset_get "$preset")
 cpu=${VM_CPU:-${cpu:-intel}}
 case $cpu in
 intel | amd) ;;
