@@ -68,7 +68,7 @@ kill "$vm"
 # $res (complete, or .partial if a set failed or the guest timed out).
 d=$(find "$res" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 if [ -n "$d" ]; then
-	for f in report.txt results.json sets/machine vm/topology vm/clock vm/ledger.conf; do
+	for f in report.txt sets/results.json sets/machine vm/topology vm/clock vm/ledger.conf; do
 		[ ! -f "$d/$f" ] || cp "$d/$f" "$out/"
 	done
 	for f in "$d"/sets/*.raw "$d"/sets/*.meta "$d"/sets/*.csv "$d"/sets/*.ledger; do
