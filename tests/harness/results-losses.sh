@@ -64,7 +64,7 @@
 # record's, and an unknown metric.
 . "$(dirname "$0")/../lib.sh"
 
-OUTCOME='^(migrations|mig_[a-z]+|ctxsw|wait_us|cpus_utilised|time_s|tbench_mbps|tbench_maxlat_ms|rps|(wakeup|request)_p[0-9]+_us|triad_mbps|triad_avg_mbps|wake_stay_pct)$'
+OUTCOME='^(migrations|mig_[a-z]+|ctxsw|wait_us|cpus_utilised|time_s|tbench_mbps|tbench_maxlat_ms|rps|(wakeup|request)_p[0-9]+_us|triad_mbps|triad_avg_mbps|wake_stay_pct|insns|l[23]_miss|c2c_(llc|node|remote)|dram_(local|remote)|stall_ms)$'
 HIGHER='^(cpus_utilised|tbench_mbps|rps|triad_mbps|triad_avg_mbps|wake_stay_pct)$'
 DECISION='^(wake_(fit|no_room|bias|limit|room|sync)_[a-z_]+|scans|stopped|found|found_per_scan|cpus_per_scan|stacked|moved)$'
 NEUTRAL='^(wake_local_pct)$'
