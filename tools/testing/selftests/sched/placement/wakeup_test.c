@@ -294,10 +294,11 @@ TEST_F_TIMEOUT(placement, pair_not_stacked, 120)
  * scenario: a sync wakee (a pipe write) whose prev runs another task.
  * Without the mode both switches keep the wakee on prev; with it the
  * wakee is placed as with neither switch, on target, the waker's CPU, and
- * sis_wake counts the sync wakeups it kept from the fit and the last
- * step. The bar, with the mode a rate above 0 and at least twice the rate
- * without, sits far from fit_and_bias's runs with both switches and with
- * neither, which the two sides repeat.
+ * sis_wake counts the sync wakeups for which it did not try the fit or
+ * which it sent to target rather than prev. The bar, with the mode a rate
+ * above 0 and at least twice the rate without, sits far from
+ * fit_and_bias's runs with both switches and with neither, which the two
+ * sides repeat.
  */
 TEST_F_TIMEOUT(placement, sync_skip_stacking, 120)
 {
@@ -324,7 +325,7 @@ TEST_F_TIMEOUT(placement, sync_skip_stacking, 120)
 	ASSERT_EQ(0, write_file(SIS_WAKE, "0"));
 	ASSERT_LE(0, waker_prev_moved());
 	skipped = sis_wake_counted("sync_skip_fit") + sis_wake_counted("sync_skip_last");
-	ksft_print_msg("sis_wake: %ld sync wakeups kept from the fit or the last step\n",
+	ksft_print_msg("sis_wake: %ld sync wakeups with no fit tried or sent to target\n",
 		       skipped);
 	EXPECT_LT(0, skipped);
 }
