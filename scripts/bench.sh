@@ -94,11 +94,15 @@ if [ "${HOST:-0}" = 1 ]; then
 	"${envs[@]}" SP_OUT="$RESULTS/sets" SP_REPORT=0 "$TOP/bench/series-ab.sh" -n "$REPS" "${sets[@]}" >"$RESULTS/run.out" || rc=$?
 else
 	where=$PRESET
-	# The guest's time: the boot, and up to half a minute for each pair of
-	# make's A/B on zen3 under TCG, the warm-up's included; for the sets,
-	# 3000 s.
+	# The guest's time (host seconds): the boot, and up to half a minute for
+	# each pair of make's A/B on zen3 under TCG, the warm-up's included, or
+	# a minute and a half with the ledger (a g8 pair took 70 s with it on
+	# icount shift 0: 2026-12-07-calibration-zen3, hb-ledger); for the
+	# sets, 3000 s.
 	timeout=3000
-	[ -z "$alone" ] || timeout=$((300 + 30 * (REPS + AB_WARMUP)))
+	pair_s=30
+	[ "${LEDGER:-0}" = 0 ] || pair_s=90
+	[ -z "$alone" ] || timeout=$((300 + pair_s * (REPS + AB_WARMUP)))
 	results_begin "$(date -u +%Y%m%dT%H%M%SZ)-$PRESET-$tag"
 	mkdir "$RESULTS/sets"
 	VM_ICOUNT_DEFAULT=$AB_ICOUNT_DEFAULT VM_KEEP=$RESULTS/vm vm_run "$RESULTS/guest.out" -p "$PRESET" -k "$kernel" -t "${BENCH_TIMEOUT:-$timeout}" \
