@@ -16,6 +16,9 @@
 # STATS=PATH and GNUPLOT=PATH as for report.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The preset parser, preset_get (host side: make replot).
+# shellcheck source=../scripts/lib.sh
+. "$here/../scripts/lib.sh"
 usage="usage: replot.sh [-t PLOT_TITLE_PREFIX] RECORD (a directory of docs/results)"
 prefix=
 while getopts "t:" o; do
@@ -38,7 +41,7 @@ preset_of() {
 	done
 	p=$(basename "$rec")
 	p=${p##*-}
-	awk -v p="$p" '$1 == p { found = 1 } END { exit !found }' "$here/../scripts/presets" && echo "$p"
+	preset_get "$p" >/dev/null && echo "$p"
 	return 0
 }
 
