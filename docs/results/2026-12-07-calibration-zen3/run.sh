@@ -20,7 +20,8 @@
 # on each line (the first guest line ends the boot, "== SET" starts a set);
 # host.vmstat (the host every 5 s); summary (this script's last line). The
 # whole results directory (plots, console, dmesg) stays where summary's
-# results= says, outside the repository.
+# results= says, outside the repository. Only this group's knobs reach
+# bench.sh: none from the caller's shell.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
@@ -38,45 +39,7 @@ plain-2) knobs=(REPS=6 TBENCH_SECS=2 SCHBENCH_SECS=2 SETS='tbench-8 tbench-16 sc
 	exit 2
 	;;
 esac
-out=$here/$group
-[ ! -e "$out" ] || { echo "error: $out exists: a group runs once; move it away to run it again" >&2; exit 1; }
-cd "$top" || exit 1
-# The prerequisites, before anything boots (bench.sh checks the rest).
-[ -f build/kbuild-vm/arch/x86/boot/bzImage ] || { echo "error: no kernel; run 'make kernel' first" >&2; exit 1; }
-for t in stats sp-schbench sp-stream; do
-	[ -x "build/bin/$t" ] || { echo "error: build/bin/$t missing; run 'make tools'" >&2; exit 1; }
-done
-case " ${knobs[*]} " in
-*" LEDGER=1 "*) { [ -f build/ledger/libledger.so ] && [ -x build/bin/sp-mark ]; } ||
-	{ echo "error: the ledger is not built; run 'make ledger'" >&2; exit 1; } ;;
-esac
-mkdir -p "$out"
-res=$(mktemp -d "${TMPDIR:-/tmp}/calibration-$group.XXXXXX")
-vmstat -n 5 >"$out/host.vmstat" &
-vm=$!
-start=$(date +%s)
-# Only this group's knobs reach bench.sh: none from the caller's shell.
-env -u HB_LOOPS -u PIPE_LOOPS -u LAT_SECS -u TBENCH_SECS -u SCHBENCH_SECS -u MSG_LOOPS -u STREAM_MIB \
-	-u SCHED_LAT -u LEDGER -u LEDGER_CONF -u ICOUNT -u SETS -u REPS -u HOST -u BENCH_KERNEL -u IDLE_MAX_PCT \
-	-u SP_INLINE_FEATURE -u SP_INLINE_WORKLOAD \
-	PRESET=zen3 ICOUNT=0 SCHED_LAT=0 "${knobs[@]}" SP_RESULTS="$res" scripts/bench.sh >"$res/bench.out" \
-	2> >(while IFS= read -r l; do printf '%s %s\n' "$(date +%s)" "$l"; done >"$out/make.err")
-rc=$?
-end=$(date +%s)
-kill "$vm"
-# The text of the run, into the record: the one results directory under
-# $res (complete, or .partial if a set failed or the guest timed out).
-d=$(find "$res" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-if [ -n "$d" ]; then
-	for f in report.txt sets/results.json sets/machine vm/topology vm/clock vm/ledger.conf; do
-		[ ! -f "$d/$f" ] || cp "$d/$f" "$out/"
-	done
-	for f in "$d"/sets/*.raw "$d"/sets/*.meta "$d"/sets/*.csv "$d"/sets/*.ledger; do
-		[ ! -f "$f" ] || cp "$f" "$out/"
-	done
-	[ ! -f "$d/vm/ledger.txt" ] || gzip -9n <"$d/vm/ledger.txt" >"$out/ledger.txt.gz"
-fi
-echo "group=$group rc=$rc wall_s=$((end - start)) start=$start end=$end head=$(git rev-parse --short HEAD)" \
-	"kernel=$(git -C build/linux log -1 --format=%h 2>/dev/null || echo unknown) results=${d:-none} knobs=${knobs[*]}" |
-	tee "$out/summary"
-exit "$rc"
+# The run itself, its prerequisites and what it copies here:
+# scripts/record-run.sh.
+exec "$top/scripts/record-run.sh" -g "$group" -t 'stats sp-schbench sp-stream' -v \
+	-f PRESET=zen3 -f ICOUNT=0 -f SCHED_LAT=0 "$here/$group" "calibration-$group" "${knobs[@]}"

@@ -17,29 +17,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-out=$here/run
-[ ! -e "$out" ] || { echo "error: $out exists: move it away to run again" >&2; exit 1; }
-cd "$top" || exit 1
-[ -f build/kbuild-vm/arch/x86/boot/bzImage ] || { echo "error: no kernel; run 'make kernel' first" >&2; exit 1; }
-mkdir -p "$out"
-res=$(mktemp -d "${TMPDIR:-/tmp}/sync-ladder.XXXXXX")
-start=$(date +%s)
-env -u HB_LOOPS -u PIPE_LOOPS -u TBENCH_SECS -u LEDGER -u ICOUNT -u SETS -u REPS -u HOST \
+# The run itself, its prerequisites and what it copies here:
+# scripts/record-run.sh.
+exec "$top/scripts/record-run.sh" "$here/run" sync-ladder \
 	PRESET=zen3 ICOUNT=off REPS=12 TBENCH_SECS=5 BENCH_TIMEOUT=5400 \
-	SETS='sync-tbench-1 sync-tbench-8 sync-tbench-64 tbench-64 sync-g4 sync-sock-g4 sync-proc-g4 sync-proc-sock-g4' \
-	SP_RESULTS="$res" scripts/bench.sh >"$res/bench.out" \
-	2> >(while IFS= read -r l; do printf '%s %s\n' "$(date +%s)" "$l"; done >"$out/make.err")
-rc=$?
-end=$(date +%s)
-d=$(find "$res" -mindepth 1 -maxdepth 1 -type d | head -n 1)
-if [ -n "$d" ]; then
-	for f in report.txt sets/results.json sets/machine vm/topology vm/clock; do
-		[ ! -f "$d/$f" ] || cp "$d/$f" "$out/"
-	done
-	for f in "$d"/sets/*.raw "$d"/sets/*.meta "$d"/sets/*.csv; do
-		[ ! -f "$f" ] || cp "$f" "$out/"
-	done
-fi
-echo "rc=$rc wall_s=$((end - start)) head=$(git rev-parse --short HEAD)" \
-	"kernel=$(git -C build/linux log -1 --format=%h 2>/dev/null || echo unknown) results=${d:-none}" | tee "$out/summary"
-exit "$rc"
+	SETS='sync-tbench-1 sync-tbench-8 sync-tbench-64 tbench-64 sync-g4 sync-sock-g4 sync-proc-g4 sync-proc-sock-g4'
