@@ -9,10 +9,14 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/lib/kbuild.sh"
 . "$TOP/scripts/lib/results.sh"
+. "$TOP/scripts/lib/report.sh"
 . "$TOP/scripts/lib/vm-run.sh"
-PRESET=${PRESET:-$(preset_default small)}
-BOOTS=${BOOTS:-2}
-REPS=${REPS:-5}
+# The defaults, printed in the report's head; the preset's in
+# scripts/presets (@small, a shape quick to boot).
+PRESET_DEFAULT=$(preset_default small) BOOTS_DEFAULT=2 REPS_DEFAULT=5
+PRESET=${PRESET:-$PRESET_DEFAULT}
+BOOTS=${BOOTS:-$BOOTS_DEFAULT}
+REPS=${REPS:-$REPS_DEFAULT}
 WORKLOAD=${WORKLOAD:-hackbench -g 2 -f 10 -l 200 --threads --pipe}
 if [ $# -gt 0 ]; then
 	out=$1
@@ -40,12 +44,7 @@ for ((b = 0; b < BOOTS; b++)); do
 done
 ab_meta "$out/ab.meta" "base against series, defaults untouched" series base "" "$((BOOTS * REPS))" "$AB_HIGHER" "$WORKLOAD"
 {
-	echo "Kernels:  A = series ($(git -C "$BUILD/linux" log -1 --format=%h)), B = base ($(git -C "$BUILD/linux" log -1 --format=%s refs/sp/base)); defaults untouched"
-	echo "Runs:     $BOOTS boots per kernel, alternating, $REPS runs per boot after $AB_WARMUP warm-up; preset $PRESET"
-	echo "Emulated topology under QEMU TCG: compare A with B only; these are not absolute speeds."
-	echo "p below counts every run as independent, but each kernel ran in $BOOTS boot(s): what differs"
-	echo "from boot to boot is not in it, so read p as indicative unless BOOTS is large."
-	echo
+	report_head kernels "$series" "$PRESET_DEFAULT" "$BOOTS_DEFAULT" "$REPS_DEFAULT"
 	"$TOP/bench/report.sh" -t "$PRESET" "$out" ab
 } | tee "$out/report.txt"
 if [ $# -eq 0 ]; then

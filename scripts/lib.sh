@@ -10,7 +10,8 @@
 #   mail.sh     undeliverable
 #   host.sh     host_preflight, host_topology; what host mode needs per distribution family
 #   results.sh  results_begin, results_commit
-#   report.sh   report_head, report_machine: the head of make's and make bench's report.txt
+#   report.sh   report_head, report_machine: the head of the report.txt of make, make bench
+#               and make base-vs-series
 #   vm-run.sh   vm_run
 #   kunit.sh    kunit_suite_tap
 
