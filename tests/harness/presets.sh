@@ -6,8 +6,8 @@
 # leaves them out), a preset's fields and CPUs are read, an unknown one is
 # refused listing the others. On the real file, each default names a
 # preset, the Makefile's PRESET and STRESS_PRESET are the @default and
-# @small lines, and no script writes a preset's name as a default of its
-# own.
+# @small lines, no script writes a preset's name as a default of its
+# own, and no script but lib.sh reads scripts/presets.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
@@ -42,4 +42,7 @@ mk=$(make -s --no-print-directory -C "$TOP" --eval 'sp-print-presets: ; @echo $(
 own=$(cd "$TOP" && grep -nE "^[^#]*(PRESET|preset)[A-Z_]*( *[?:]?= *|:-)\"?(zen|2s)[0-9a-z-]*" \
 	Makefile scripts/*.sh scripts/lib/*.sh tests/*.sh bench/*.sh || true)
 [ -z "$own" ] || fail "a preset default written in a script, not read from scripts/presets (preset_default): $own"
+readers=$(cd "$TOP" && grep -nE '^[^#]*scripts/presets' scripts/*.sh scripts/lib/*.sh tests/*.sh bench/*.sh |
+	grep -v '^scripts/lib.sh:' || true)
+[ -z "$readers" ] || fail "scripts/presets read outside lib.sh (use its preset_get, preset_default, preset_names): $readers"
 echo "# defaults $(preset_default default) and $(preset_default small), read by the Makefile and the scripts from scripts/presets alone"
