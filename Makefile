@@ -138,7 +138,7 @@ jobs: ## out/jobs/: LKP jobs and mmtests configs of the A/B sets, for hardware (
 deb: tree ## out/deb/: Debian packages of the patched tree for bare metal, from DEB_CONFIG
 	@scripts/deb.sh
 
-tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream build/bin/sp-schbench ## build/bin/: stats, sp-stress, sp-stream and sp-schbench (bench/, stress/)
+tools: build/bin/stats build/bin/sp-stress build/bin/sp-stream build/bin/sp-schbench build/bin/sp-util-duty ## build/bin/: stats, sp-stress, sp-stream, sp-schbench and sp-util-duty (bench/, stress/)
 
 KSFT_PLACEMENT := tools/testing/selftests/sched/placement
 STREAM_H := $(KSFT_PLACEMENT)/stream.h
@@ -154,6 +154,10 @@ build/bin/sp-stream: bench/stream.c $(STREAM_H) | deps-auto
 build/bin/sp-schbench: bench/schbench.c | deps-auto
 	@mkdir -p $(@D)
 	gcc -O2 -Wall -Wextra -Werror -o $@ $< -lpthread
+
+build/bin/sp-util-duty: bench/util-duty.c | deps-auto
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -Werror -o $@ $<
 
 build/bin/stats: bench/stats.c | deps-auto
 	@mkdir -p $(@D)
