@@ -92,9 +92,14 @@ expect_error 1 "ledger: topology 1 x 2 x 8 x 2 does not match QEMU's 64 vCPUs" -
 expect_error 1 'ledger: give the topology as -smp has it' -- "${P[@]}" cache="$C" out="$t/o"
 expect_error 1 "ledger: unknown argument 'file'" -- "${P[@]}" "${T[@]}" file=x cache="$C" out="$t/o"
 expect_error 1 'ledger: threads=two: want a positive whole number' -- "${P[@]}" sockets=2 dies=2 cores=8 threads=two
+# account() finds an address's node by a shift: a node size that is not a
+# power of two must be refused at install, not misplace addresses.
+expect_error 1 'ledger: node_mb=1536: want a power of two, e.g. 1024 .*give the nodes such a size' -- \
+	"${P[@]}" "${T[@]}" node_mb=1536 cache="$C" out="$t/o"
 grep -v '^lat_dram_remote ' "$C" >"$t/bad.conf"
 expect_error 1 'ledger: .*bad.conf: lat_dram_remote is missing' -- "${P[@]}" "${T[@]}" cache="$t/bad.conf" out="$t/o"
 expect_error 1 'ledger: cannot open out=/nonexistent/o' -- "${P[@]}" "${T[@]}" cache="$C" out=/nonexistent/o
 TP_VERSION=2 expect_error 1 'ledger: built for QEMU 7.2.s plugin API .version 1., this QEMU has version 2' -- \
 	"${P[@]}" "${T[@]}" cache="$C" out="$t/o"
 "${P[@]}" "${T[@]}" cache="$C" out="$t/o" || fail "a good install failed"
+"${P[@]}" "${T[@]}" node_mb=512 cache="$C" out="$t/o" || fail "an install with node_mb=512 failed"
