@@ -436,6 +436,14 @@ static void evicted(struct lg_model *m, unsigned llc, const struct way *v, int f
 	}
 }
 
+/* LINE's home is node SOCKET (line / lines_per_node == socket), compared
+ * without a 64-bit division: below the node's first line the unsigned
+ * difference wraps and exceeds lines_per_node. */
+static inline int is_home(const struct lg_model *m, uint64_t line, unsigned socket)
+{
+	return line - (uint64_t)socket * m->lines_per_node < m->lines_per_node;
+}
+
 static inline enum lg_class by_distance(const struct lg_model *m, unsigned llc, unsigned wllc)
 {
 	if (wllc == llc)
@@ -467,7 +475,7 @@ static enum lg_class classify_miss(struct lg_model *m, unsigned core, unsigned l
 				return by_distance(m, llc, wllc);
 		}
 	}
-	return line / m->lines_per_node == socket_of_llc(m, llc) ? LG_DRAM_LOCAL : LG_DRAM_REMOTE;
+	return is_home(m, line, socket_of_llc(m, llc)) ? LG_DRAM_LOCAL : LG_DRAM_REMOTE;
 }
 
 enum lg_class lg_access(struct lg_model *m, unsigned vcpu, uint64_t line, int store)

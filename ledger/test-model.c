@@ -300,6 +300,10 @@ static void streams(void)
 	lg_reset_counts(m);
 	pass(m, 0, NODE1, n, 0);
 	expect(m, "64 MiB of node 1 streamed on CPU 0: all remote DRAM", 0, W([LG_DRAM_REMOTE] = n));
+	lg_reset_counts(m);
+	pass(m, 32, NODE1, n, 0);
+	expect(m, "  ... then on CPU 32, whose socket's node it is: all local DRAM", 32,
+	       W([LG_DRAM_LOCAL] = n));
 	lg_model_free(m);
 
 	/* 64 MiB written on CPU 0 then read on CPU 16: what the writer's L2 and
