@@ -247,7 +247,8 @@ int lg_params_load(const char *path, struct lg_params *p, char *err, size_t errl
 		if (keys[i].kind == K_LAT)
 			*(double *)((char *)p + keys[i].off) = ns[i] ? latv[i] * p->ghz : latv[i];
 	if (!is_pow2(p->line) || p->line < 8) {
-		msg(err, errlen, "%s: line_bytes %u: want a power of two, at least 8", path, p->line);
+		msg(err, errlen, "%s: line_bytes %u: want a power of two, at least 8, e.g. 64 (lines and sets are found by shifts and masks)",
+		    path, p->line);
 		return -1;
 	}
 	{

@@ -38,4 +38,7 @@ bad "$t/twice.conf" 'twice.conf:[0-9]+: l1_bytes given twice'
 bad "$t/key.conf" "key.conf:[0-9]+: unknown key 'l4_bytes'"
 sed 's/^l3_bytes 32M /l3_bytes 24M /' "$C" >"$t/sets.conf"
 bad "$t/sets.conf" 'sets.conf: l3_bytes .* not a power-of-two number of sets'
+# line addresses are shifts (ledger.c's line_shift), set indexes masks
+sed 's/^line_bytes 64 /line_bytes 48 /' "$C" >"$t/line.conf"
+bad "$t/line.conf" 'line.conf: line_bytes 48: want a power of two'
 "$t/test-model" --conf "$C" || fail "ledger/zen3.conf itself refused"
