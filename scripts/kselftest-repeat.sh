@@ -81,12 +81,12 @@ echo "tests: ${tests[*]}" >"$RESULTS/summary"
 note "$runs runs of ${#tests[*]} tests on $preset into ${RESULTS#"$TOP"/}/"
 # Each test's time limit, after which the guest kills it and counts the
 # run as not ok (guest-repeat.sh): a guard against a hung program only,
-# since each test's own TEST_F_TIMEOUT (at most 240 s) ends it first. The
-# guest's own limit, only there to end a hung guest: 10 min for the boot,
-# then every test's limit once per run.
+# since each test's own TEST_F_TIMEOUT (at most 360 s, hackbench_test's)
+# ends it first. The guest's own limit, only there to end a hung guest:
+# 10 min for the boot, then every test's limit once per run.
 args=() per_run=0
 for t in "${tests[@]}"; do
-	limit=300
+	limit=420
 	args+=("${prog_of[$t]}:$t=$limit")
 	per_run=$((per_run + limit + 10))
 done
