@@ -33,6 +33,22 @@ if listening; then
 	echo "error: port $port is taken (another tbench_srv?); stop it first" >&2
 	exit 1
 fi
+# tbench's clients read their loadfile (dbench's client.txt, 26 MB) line
+# by line all through the run. In a virtme-ng guest /usr is 9p without a
+# cache, so each read would be a round trip to the host inside the timed
+# run: part of the throughput would be the host's file server's, and under
+# icount (sleep=off) the guest's clock jumps from timer to timer while
+# every client waits on one (a tbench-64 run measured 0 MB/s that way:
+# docs/results/2026-12-07-calibration-zen3). So the clients read a copy in
+# TMPDIR (the guest's /tmp is tmpfs), made outside the timed run, once a
+# boot. SP_TBENCH_LOADFILE stands for client.txt (the host test's fake).
+src=${SP_TBENCH_LOADFILE:-/usr/share/dbench/client.txt}
+[ -r "$src" ] || { echo "error: no tbench loadfile at $src; install dbench (make deps)" >&2; exit 1; }
+load=${TMPDIR:-/tmp}/sp-tbench-$(id -u).txt
+if [ "$(stat -c %s "$src")" != "$(stat -c %s "$load" 2>/dev/null)" ]; then
+	cp "$src" "$load.$$" && mv "$load.$$" "$load" ||
+		{ rm -f "$load.$$"; echo "error: cannot copy $src to $load (TMPDIR full?)" >&2; exit 1; }
+fi
 d=$(mktemp -d)
 srv=
 # The server forks a child per client, and the children keep its listening
@@ -65,7 +81,7 @@ if ! kill -0 "$srv" 2>/dev/null || grep -qi fail "$d/srv"; then
 	echo "error: tbench_srv failed: $(cat "$d/srv")" >&2
 	exit 1
 fi
-tbench -t "$secs" "$clients" 127.0.0.1 >"$d/out" 2>&1 ||
+tbench -c "$load" -t "$secs" "$clients" 127.0.0.1 >"$d/out" 2>&1 ||
 	{ echo "error: tbench $clients failed: $(tail -n 5 "$d/out")" >&2; exit 1; }
 awk '/^Throughput [0-9.]+ MB\/sec/ {
 		found = 1

@@ -29,6 +29,17 @@ expect_error 2 'usage: tbench.sh' -- "$T" 0 1
 # a run that measured nothing fails, and stops its server too.
 expect_error 1 'tbench measured no throughput' -- "$T" 1 1
 pgrep -x tbench_srv >/dev/null && fail "tbench_srv left running after a run that measured nothing"
+# The clients read a copy of the loadfile in TMPDIR, not /usr's (a guest's
+# /usr is 9p, read inside the timed run): a wrapper first in PATH keeps
+# tbench's arguments.
+mkdir "$t/wrap" "$t/tmp"
+printf '#!/bin/sh\necho "$@" >>"%s/args"\nexec %s "$@"\n' "$t" "$(command -v tbench)" >"$t/wrap/tbench"
+chmod +x "$t/wrap/tbench"
+copy=$t/tmp/sp-tbench-$(id -u).txt
+TMPDIR=$t/tmp PATH=$t/wrap:$PATH "$T" 2 1 >"$t/out" 2>&1 || fail "tbench.sh with a wrapper failed: $(cat "$t/out")"
+grep -q -- "-c $copy " "$t/args" || fail "tbench not given the copy $copy: $(cat "$t/args")"
+cmp -s /usr/share/dbench/client.txt "$copy" || fail "$copy is not client.txt"
+expect_error 1 'no tbench loadfile at' -- env SP_TBENCH_LOADFILE="$t/none" "$T" 2 1
 # Back to back, as ab-run.sh runs them: each finds the port free.
 for i in 1 2 3; do
 	"$T" 2 1 >"$t/out" 2>&1 || fail "run $i of 3 back to back failed: $(cat "$t/out")"
