@@ -2,8 +2,10 @@
 # util-duty.sh OUT: what PELT's util_avg and util_est make of a task of known
 # duty cycle, alone and with k busy CPUs beside it (build/bin/sp-util-duty,
 # bench/util-duty.c). Meant for a guest under QEMU TCG, where one vCPU
-# executes at a time, so that k busy vCPUs stretch a fixed amount of work
-# about k + 1 times in guest time; runs as well on a host, where they do not.
+# executes at a time: a task's vCPU waiting its turn still counts as
+# running, and its timers fire late (docs/results/2026-12-07-util-duty-zen3,
+# which found that, not the k + 1 stretch of a run phase it set out to see);
+# runs as well on a host, where k changes nothing.
 #
 # The probe is pinned to PROBE, by default the lowest online CPU outside
 # CPU 0's core (CPU 2 on zen3; CPU 0 keeps this script, its shell and the
