@@ -61,7 +61,7 @@ spinner() { exec taskset -c "$1" nice -n "$nice" bash -c 'while :; do :; done'; 
 [ -z "${SP_SPINNER:-}" ] || spinner() { exec "$SP_SPINNER" "$1"; }
 die() { echo "error: util-duty.sh: $*" >&2; exit 1; }
 if ! [ -d "$out" ] || ! [ -w "$out" ]; then
-	die "OUT=$out is not a writable directory (vm.sh -w OUT gives the guest one)"
+	die "OUT=$out is not a writable directory (the guest needs one shared with the host: -w OUT)"
 fi
 [ -x "$probe" ] || die "$probe missing; run 'make tools'"
 for k in $ks; do
