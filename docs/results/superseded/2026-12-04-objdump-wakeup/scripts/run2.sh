@@ -1,5 +1,5 @@
 #!/bin/bash
-# Regenerates everything objwalk2.md quotes (run2.sh > ../run.raw; paths2.trace is ../paths.raw).
+# Regenerates everything objwalk2.md quotes (run2.sh > ../run.raw; paths2.trace: ../paths.raw.xz).
 # Read-only on /work/main: objdump/readelf/nm of the two fair.o files only.
 set -e
 B=${BUILD:-/work/main/build}; N=$(cd "$(dirname "$0")" && pwd); D=$N
