@@ -15,7 +15,7 @@
 # OUT go report.txt, results.json, each set's .raw, .meta, .csv and, with
 # the ledger, .ledger (the runs' window labels), the machine file, the
 # guest's topology and clock, with the ledger ledger.conf and the plugin's
-# window lines (ledger.txt.gz); make.err, bench.sh's stderr with the host's
+# window lines (ledger.txt.xz); make.err, bench.sh's stderr with the host's
 # time (s) on each line; with -v host.vmstat (the host every 5 s); and
 # summary, the last line printed:
 #   rc=RC wall_s=S head=MAIN kernel=BUILD_LINUX results=DIR
@@ -84,7 +84,7 @@ if [ -n "$d" ]; then
 	for f in "$d"/sets/*.raw "$d"/sets/*.meta "$d"/sets/*.csv "$d"/sets/*.ledger; do
 		[ ! -f "$f" ] || cp "$f" "$out/"
 	done
-	[ ! -f "$d/vm/ledger.txt" ] || gzip -9n <"$d/vm/ledger.txt" >"$out/ledger.txt.gz"
+	[ ! -f "$d/vm/ledger.txt" ] || xz -9e -T1 <"$d/vm/ledger.txt" >"$out/ledger.txt.xz"
 fi
 kernel=$(git -C build/linux log -1 --format=%h 2>/dev/null || echo unknown)
 if [ -n "$group" ]; then

@@ -15,7 +15,7 @@
 # It writes GROUP/ here (refused if it exists: a run is never overwritten):
 # the report (report.txt), results.json, each set's .raw, .meta, .csv and,
 # with the ledger, its .ledger (the runs' window labels), the machine file
-# and the plugin's window lines (ledger.conf, ledger.txt.gz), machine,
+# and the plugin's window lines (ledger.conf, ledger.txt.xz), machine,
 # topology and clock; make.err, the driver's stderr with the host's time (s)
 # on each line (the first guest line ends the boot, "== SET" starts a set);
 # host.vmstat (the host every 5 s); summary (this script's last line). The
