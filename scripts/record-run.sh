@@ -16,8 +16,8 @@
 # the ledger, .ledger (the runs' window labels), the machine file, the
 # guest's topology and clock, with the ledger ledger.conf and the plugin's
 # window lines (ledger.txt.xz); make.err, bench.sh's stderr with the host's
-# time (s) on each line; with -v host.vmstat (the host every 5 s); and
-# summary, the last line printed:
+# time (s) on each line; with -v host.vmstat.xz (the host every 5 s, xz'd
+# after the run); and summary, the last line printed:
 #   rc=RC wall_s=S head=MAIN kernel=BUILD_LINUX results=DIR
 # or with -g, the group's run:
 #   group=GROUP rc=RC wall_s=S start=T0 end=T1 head=MAIN kernel=BUILD_LINUX results=DIR knobs=KNOB...
@@ -73,7 +73,11 @@ env -u HB_LOOPS -u PIPE_LOOPS -u LAT_SECS -u TBENCH_SECS -u SCHBENCH_SECS -u MSG
 	2> >(while IFS= read -r l; do printf '%s %s\n' "$(date +%s)" "$l"; done >"$out/make.err")
 rc=$?
 end=$(date +%s)
-[ -z "$vm" ] || kill "$vm"
+if [ -n "$vm" ]; then
+	kill "$vm"
+	wait "$vm" 2>/dev/null
+	xz -9e -T1 "$out/host.vmstat"
+fi
 # The text of the run, into the record: the one results directory under
 # $res (complete, or .partial if a set failed or the guest timed out).
 d=$(find "$res" -mindepth 1 -maxdepth 1 -type d | head -n 1)

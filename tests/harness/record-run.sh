@@ -3,7 +3,8 @@
 # scripts/record-run.sh's copy into a record, no QEMU: a stand-in for
 # bench.sh writes one results directory; the record gets its text and the
 # ledger's window lines as ledger.txt.xz (xz -dc gives them back byte for
-# byte), never the plain or gzip'd file. An OUT that exists is refused.
+# byte), never the plain or gzip'd file; with -v, host.vmstat.xz. An OUT
+# that exists is refused.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 cleanup_on_exit 'rm -rf "$t"'
@@ -29,7 +30,7 @@ git -C "$top" init -q && git -C "$top" -c user.name=t -c user.email=t@t commit -
 	fail "git init of the stand-in tree failed"
 want=$(for i in 0 1 2 3; do echo "window=$((i + 1)) label=$i insns=$((i * 1000))"; done)
 
-TMPDIR=$t/tmp "$top/scripts/record-run.sh" "$t/out" rr LEDGER=1 >"$t/stdout" 2>"$t/err" ||
+TMPDIR=$t/tmp "$top/scripts/record-run.sh" -v "$t/out" rr LEDGER=1 >"$t/stdout" 2>"$t/err" ||
 	fail "record-run.sh failed on a complete run: $(cat "$t/err" "$t/stdout")"
 grep -q '^rc=0 ' "$t/out/summary" || fail "summary lacks rc=0: $(cat "$t/out/summary")"
 for f in report.txt one.raw one.ledger ledger.conf; do
@@ -40,5 +41,7 @@ done
 for f in ledger.txt ledger.txt.gz; do
 	[ ! -e "$t/out/$f" ] || fail "the record has $f beside ledger.txt.xz"
 done
-echo "# record-run.sh: the window lines come back from ledger.txt.xz byte for byte"
+[ ! -e "$t/out/host.vmstat" ] && xz -t "$t/out/host.vmstat.xz" 2>/dev/null ||
+	fail "with -v the record wants host.vmstat.xz alone: $(ls "$t/out")"
+echo "# record-run.sh: the window lines come back from ledger.txt.xz byte for byte; host.vmstat.xz"
 TMPDIR=$t/tmp expect_error 1 "exists: move it away" -- "$top/scripts/record-run.sh" "$t/out" rr

@@ -18,7 +18,7 @@
 # and the plugin's window lines (ledger.conf, ledger.txt.xz), machine,
 # topology and clock; make.err, the driver's stderr with the host's time (s)
 # on each line (the first guest line ends the boot, "== SET" starts a set);
-# host.vmstat (the host every 5 s); summary (this script's last line). The
+# host.vmstat.xz (the host every 5 s); summary (this script's last line). The
 # whole results directory (plots, console, dmesg) stays where summary's
 # results= says, outside the repository. Only this group's knobs reach
 # bench.sh: none from the caller's shell.
