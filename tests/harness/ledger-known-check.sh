@@ -21,7 +21,8 @@ K=$TOP/ledger/known-check.sh
 # unmodelled counts, so the fixture lines below zero them (old()).
 N=$TOP/docs/results/2026-12-07-ledger-known-nodes-2s4llc
 R=$TOP/docs/results/2026-12-07-ledger-known-2s4llc
-old() { sed -E 's/ unmodelled=[0-9]+/ unmodelled=0/' "$R/${1:-}ledger.txt"; }
+# The records keep their window lines xz'd (ledger.txt.xz).
+old() { xz -dc "$R/${1:-}ledger.txt.xz" | sed -E 's/ unmodelled=[0-9]+/ unmodelled=0/'; }
 unset TOL
 
 # known.sh on 2s4llc's topology: 2 sockets x 2 LLCs x 2 cores x 2 threads.
@@ -66,13 +67,14 @@ grep -q '^known -m share -a 0 -b 8 -k 256 -n 20$' "$t/log" && grep -q '^known -m
 echo "# known.sh on a fake 2s4llc: 14 windows, the record's 8 then share-llc/node/remote (reader CPU 2, 4, 8) and triad-l3/dram/far"
 
 # The records: the same lines, the same verdicts.
-"$K" "$N/ledger.txt" "$N/known.map" >"$t/rec" || fail "known-check.sh fails the record: $(cat "$t/rec")"
+xz -dc "$N/ledger.txt.xz" >"$t/nodes.txt" || fail "xz -dc $N/ledger.txt.xz failed"
+"$K" "$t/nodes.txt" "$N/known.map" >"$t/rec" || fail "known-check.sh fails the record: $(cat "$t/rec")"
 diff "$N/check.raw" "$t/rec" >"$t/d" || fail "known-check.sh no longer gives the record's check.raw: $(cat "$t/d")"
-old >"$t/old.txt"
+old >"$t/old.txt" || fail "xz -dc $R/ledger.txt.xz failed"
 "$K" "$t/old.txt" "$R/known.map" >"$t/rec" || fail "known-check.sh fails the first record: $(cat "$t/rec")"
 diff "$R/check.raw" "$t/rec" >"$t/d" || fail "known-check.sh no longer gives the first record's check.raw: $(cat "$t/d")"
 rc=0
-old mutant/ >"$t/old-mut.txt"
+old mutant/ >"$t/old-mut.txt" || fail "xz -dc $R/mutant/ledger.txt.xz failed"
 "$K" "$t/old-mut.txt" "$R/mutant/known.map" >"$t/mut" || rc=$?
 [ "$rc" = 1 ] && diff -q "$R/mutant/check.raw" "$t/mut" >/dev/null ||
 	fail "the first record's mutant (wrong topology), want exit 1 and its check.raw, got exit $rc: $(cat "$t/mut")"
