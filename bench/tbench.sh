@@ -38,8 +38,9 @@ fi
 # cache, so each read would be a round trip to the host inside the timed
 # run: part of the throughput would be the host's file server's, and under
 # icount (sleep=off) the guest's clock jumps from timer to timer while
-# every client waits on one (a tbench-64 run measured 0 MB/s that way:
-# docs/results/2026-12-07-calibration-zen3). So the clients read a copy in
+# every client waits on one. (A tbench-64 run with the ledger measured
+# 0 MB/s, and again with this copy: that cause is still open;
+# docs/results/2026-12-07-calibration-zen3.) So the clients read a copy in
 # TMPDIR (the guest's /tmp is tmpfs), made outside the timed run, once a
 # boot. SP_TBENCH_LOADFILE stands for client.txt (the host test's fake).
 src=${SP_TBENCH_LOADFILE:-/usr/share/dbench/client.txt}
