@@ -5,7 +5,24 @@
 # tbench_srv, runs SECONDS of tbench with CLIENTS clients against it, stops
 # the server, and prints "sp-metric: NAME VALUE" lines, which ab-run.sh
 # passes on: the throughput (MB/s, higher is better) and tbench's maximum
-# latency (ms). tbench's port is fixed (7003): a server already there is an
+# latency (ms); then, as lower-is-better counts of the run's connections,
+# the difference of /proc/net/netstat's TcpExt counters over the tbench
+# command: tbench_listen_overflows, a SYN or a handshake's last ACK that
+# found the listener's accept queue full; tbench_listen_drops, those and
+# every other packet the listener dropped (SYNs past a full queue of
+# half-open connections: "Possible SYN flooding"); tbench_syn_retrans,
+# the SYNs and SYN-ACKs sent again. tbench_srv listens with a backlog of
+# 20 and every client connects at once: a SYN the listener drops is sent
+# again 1 s later, then 2 s, 4 s ... after that (the kernel's
+# TCP_TIMEOUT_INIT, doubled). tbench starts its clock only once every
+# client has connected (each waits on a SysV semaphore after its connect
+# and first exchange), so such a wait delays the start, not the measured
+# seconds; but it is inside perf stat's run, whose cpus_utilised it
+# thins. A run that measured nothing names these counts too, to tell that
+# cause from others. They are the whole network namespace's, not the
+# port's: a busy host adds its own. A kernel without a counter leaves its
+# metric out and says so on stderr. tbench's port is fixed (7003): a
+# server already there is an
 # error, not a server to share. tbench warms up for the first SECONDS/5
 # whole seconds (none below 5 s) and reports once a second, so a run of
 # 1 s measures nothing, which is an error.
@@ -50,6 +67,43 @@ if [ "$(stat -c %s "$src")" != "$(stat -c %s "$load" 2>/dev/null)" ]; then
 	cp "$src" "$load.$$" && mv "$load.$$" "$load" ||
 		{ rm -f "$load.$$"; echo "error: cannot copy $src to $load (TMPDIR full?)" >&2; exit 1; }
 fi
+# The TcpExt counters of the run's connections: netstat_read prints "NAME
+# VALUE" for each of NETSTAT_KEYS that SP_NETSTAT (the host test's fake of
+# /proc/net/netstat) has, where the kernel keeps them as a line of names
+# and a line of values, both starting "TcpExt:".
+NETSTAT_KEYS="ListenOverflows ListenDrops TCPSynRetrans"
+netstat_read() {
+	awk -v keys="$NETSTAT_KEYS" '$1 == "TcpExt:" {
+			if (!h) { for (i = 2; i <= NF; i++) name[i] = $i; h = 1; next }
+			n = split(keys, k)
+			for (i = 2; i <= NF; i++)
+				for (j = 1; j <= n; j++)
+					if (name[i] == k[j] && $i ~ /^[0-9]+$/) print k[j], $i
+			exit
+		}' "${SP_NETSTAT:-/proc/net/netstat}" 2>/dev/null || true
+}
+# netstat_diff BEFORE AFTER [words]: the counts over the run, as
+# sp-metric lines (and a note on stderr naming the counters missing), or
+# with "words" as one phrase for an error message, "NA" for a count missing.
+netstat_diff() {
+	awk -v keys="$NETSTAT_KEYS" -v words="${3:-}" -v src="${SP_NETSTAT:-/proc/net/netstat}" '
+		FILENAME == ARGV[1] { a[$1] = $2; next }
+		{ b[$1] = $2 }
+		END {
+			n = split(keys, k)
+			split("tbench_listen_overflows tbench_listen_drops tbench_syn_retrans", m)
+			split("listen overflows,listen drops,SYN retransmits", w, ",")
+			for (j = 1; j <= n; j++) {
+				ok = (k[j] in a) && (k[j] in b)
+				v = ok ? b[k[j]] - a[k[j]] : "NA"
+				if (words != "") s = s (j > 1 ? ", " : "") w[j] " " v
+				else if (ok) printf "sp-metric: %s %d\n", m[j], v
+				else miss = miss " " k[j]
+			}
+			if (words != "") print s
+			else if (miss != "") print "tbench.sh: no TcpExt" miss " in " src " (an older kernel?): those metrics left out" > "/dev/stderr"
+		}' "$1" "$2"
+}
 d=$(mktemp -d)
 srv=
 # The server forks a child per client, and the children keep its listening
@@ -82,12 +136,18 @@ if ! kill -0 "$srv" 2>/dev/null || grep -qi fail "$d/srv"; then
 	echo "error: tbench_srv failed: $(cat "$d/srv")" >&2
 	exit 1
 fi
-tbench -c "$load" -t "$secs" "$clients" 127.0.0.1 >"$d/out" 2>&1 ||
-	{ echo "error: tbench $clients failed: $(tail -n 5 "$d/out")" >&2; exit 1; }
-awk '/^Throughput [0-9.]+ MB\/sec/ {
+netstat_read >"$d/net0"
+tbench -c "$load" -t "$secs" "$clients" 127.0.0.1 >"$d/out" 2>&1 || {
+	netstat_read >"$d/net1"
+	echo "error: tbench $clients failed ($(netstat_diff "$d/net0" "$d/net1" words)): $(tail -n 5 "$d/out")" >&2
+	exit 1
+}
+netstat_read >"$d/net1"
+awk -v net="$(netstat_diff "$d/net0" "$d/net1" words)" '/^Throughput [0-9.]+ MB\/sec/ {
 		found = 1
-		if ($2 + 0 == 0) { print "error: tbench measured no throughput (too short a run?)" > "/dev/stderr"; exit 1 }
+		if ($2 + 0 == 0) { print "error: tbench measured no throughput (too short a run? over it: " net ")" > "/dev/stderr"; exit 1 }
 		lat = $(NF - 1); sub(/^max_latency=/, "", lat)
 		printf "sp-metric: tbench_mbps %s\nsp-metric: tbench_maxlat_ms %s\n", $2, lat
 	}
-	END { if (!found) { print "error: tbench printed no throughput" > "/dev/stderr"; exit 1 } }' "$d/out"
+	END { if (!found) { print "error: tbench printed no throughput (over the run: " net ")" > "/dev/stderr"; exit 1 } }' "$d/out"
+netstat_diff "$d/net0" "$d/net1"
