@@ -3,7 +3,10 @@
 # bench/tbench.sh, the tbench workload of make bench, on the host: its two
 # metrics in ab-run.sh's "sp-metric:" form, its throughput higher-is-better
 # in the tbench sets' report, and clear errors (bad arguments, the port taken, no
-# dbench) that leave no tbench_srv behind.
+# dbench) that leave no tbench_srv behind. Its counts of dropped SYNs from
+# a fake /proc/net/netstat (SP_NETSTAT) that a wrapper of tbench advances
+# during the run: the differences by name, in the metrics and in the error
+# of a run that measured nothing, and a kernel without the counters.
 . "$(dirname "$0")/../lib.sh"
 t=$(mktemp -d)
 srv=
@@ -40,6 +43,48 @@ TMPDIR=$t/tmp PATH=$t/wrap:$PATH "$T" 2 1 >"$t/out" 2>&1 || fail "tbench.sh with
 grep -q -- "-c $copy " "$t/args" || fail "tbench not given the copy $copy: $(cat "$t/args")"
 cmp -s /usr/share/dbench/client.txt "$copy" || fail "$copy is not client.txt"
 expect_error 1 'no tbench loadfile at' -- env SP_TBENCH_LOADFILE="$t/none" "$T" 2 1
+# The listener's drops over the run, from SP_NETSTAT: TcpExt's names on one
+# line, its values on the next, in an order of the fake's own (the values
+# are found by name), beside an IpExt pair that shares a name. A wrapper
+# of tbench moves the file on to its state after the run before tbench
+# starts: ListenOverflows 3 -> 8, ListenDrops 4 -> 11, TCPSynRetrans
+# 10 -> 22.
+netstat() { # OVERFLOWS DROPS SYNRETRANS [NAMES]: a fake /proc/net/netstat
+	printf 'TcpExt: SyncookiesSent %s TCPTimeouts\nTcpExt: 0 %s %s %s 99\n' \
+		"${4:-ListenDrops TCPSynRetrans ListenOverflows}" "$2" "$3" "$1"
+	printf 'IpExt: InNoRoutes ListenDrops\nIpExt: 0 1000\n'
+}
+netstat 3 4 10 >"$t/netstat"
+netstat 8 11 22 >"$t/net.after"
+printf '#!/bin/sh\ncp "%s" "%s"\nexec %s "$@"\n' "$t/net.after" "$t/netstat" "$(command -v tbench)" >"$t/wrap/tbench"
+SP_NETSTAT=$t/netstat PATH=$t/wrap:$PATH "$T" 2 1 >"$t/out" 2>"$t/err" || fail "tbench.sh with a fake netstat failed: $(cat "$t/out" "$t/err")"
+want=$'sp-metric: tbench_listen_overflows 5\nsp-metric: tbench_listen_drops 7\nsp-metric: tbench_syn_retrans 12'
+[ "$(grep -E '^sp-metric: tbench_(listen|syn)_' "$t/out")" = "$want" ] ||
+	fail "not the drops over the run ($want): $(cat "$t/out")"
+[ ! -s "$t/err" ] || fail "a kernel with every counter got a note: $(cat "$t/err")"
+echo "# $(grep -E '^sp-metric: tbench_(listen|syn)_' "$t/out" | tr '\n' ' ')(a fake netstat)"
+# A run that measured nothing says whether SYNs were dropped.
+netstat 3 4 10 >"$t/netstat"
+expect_error 1 'no throughput \(too short a run\? over it: listen overflows 5, listen drops 7, SYN retransmits 12\)' -- \
+	env SP_NETSTAT="$t/netstat" PATH="$t/wrap:$PATH" "$T" 1 1
+# A kernel without TCPSynRetrans: that metric is left out, and said so,
+# the others kept; with no such file, none of them, and the run goes on.
+netstat 3 4 10 'ListenDrops TCPOther ListenOverflows' >"$t/netstat"
+netstat 8 11 22 'ListenDrops TCPOther ListenOverflows' >"$t/net.after"
+SP_NETSTAT=$t/netstat PATH=$t/wrap:$PATH "$T" 2 1 >"$t/out" 2>"$t/err" || fail "tbench.sh without TCPSynRetrans failed: $(cat "$t/out" "$t/err")"
+want=$'sp-metric: tbench_listen_overflows 5\nsp-metric: tbench_listen_drops 7'
+[ "$(grep -E '^sp-metric: tbench_(listen|syn)_' "$t/out")" = "$want" ] ||
+	fail "a kernel without TCPSynRetrans: not just the two drops ($want): $(cat "$t/out")"
+grep -qx "tbench.sh: no TcpExt TCPSynRetrans in $t/netstat (an older kernel?): those metrics left out" "$t/err" ||
+	fail "a kernel without TCPSynRetrans: no note naming it: $(cat "$t/err")"
+netstat 3 4 10 'ListenDrops TCPOther ListenOverflows' >"$t/netstat"
+expect_error 1 'listen overflows 5, listen drops 7, SYN retransmits NA\)' -- \
+	env SP_NETSTAT="$t/netstat" PATH="$t/wrap:$PATH" "$T" 1 1
+SP_NETSTAT=$t/none "$T" 2 1 >"$t/out" 2>"$t/err" || fail "tbench.sh without a netstat failed: $(cat "$t/out" "$t/err")"
+grep -q '^sp-metric: tbench_mbps ' "$t/out" || fail "no throughput without a netstat: $(cat "$t/out")"
+grep -qE '^sp-metric: tbench_(listen|syn)_' "$t/out" && fail "drops counted from no netstat: $(cat "$t/out")"
+grep -q "no TcpExt ListenOverflows ListenDrops TCPSynRetrans in $t/none" "$t/err" || fail "no netstat: no note: $(cat "$t/err")"
+echo "# $(cat "$t/err")"
 # Back to back, as ab-run.sh runs them: each finds the port free.
 for i in 1 2 3; do
 	"$T" 2 1 >"$t/out" 2>&1 || fail "run $i of 3 back to back failed: $(cat "$t/out")"
