@@ -47,8 +47,15 @@
 #   rise from 0 by construction when a switch is on, and are not losses.
 #   NEUTRAL holds outcome metrics with no better side: wake_local_pct
 #   (sp-schbench: wakeups run on the waker's CPU), which says where, not how
-#   well. A metric in none of the lists stops the test with its name, so a
-#   new metric is sorted once, here, before it can slip through.
+#   well. SOUNDNESS holds the counts that say whether a run measured what it
+#   should, not what the switch did to the load: bench/tbench.sh's SYNs
+#   dropped at tbench_srv's full accept queue (backlog 20) and sent again
+#   (tbench_listen_overflows, tbench_listen_drops, tbench_syn_retrans).
+#   They are lower-is-better in the report, and a record with any says so
+#   in its README; what they cost the load shows in tbench_mbps and
+#   tbench_maxlat_ms, which are outcomes. A metric in none of the lists
+#   stops the test with its name, so a new metric is sorted once, here,
+#   before it can slip through.
 # - A record cited only by README.md, the rst or a test's comment is not read:
 #   the guard holds the changelogs and the cover letter, what a reviewer reads.
 #   A record without report.txt (kselftest mutants, run logs) has no such
@@ -61,24 +68,26 @@
 # without its significance, a loss quoted only by a changelog that does not
 # cite the record, a citation in free form (alone or beside series/NNNN), a
 # drop of wake_stay_pct, a rise from 0, a direction that disagrees with the
-# record's, and an unknown metric.
+# record's, and an unknown metric; and on one that must pass: a rise of a
+# SOUNDNESS count that no text quotes.
 . "$(dirname "$0")/../lib.sh"
 
 OUTCOME='^(migrations|mig_[a-z]+|ctxsw|wait_us|cpus_utilised|time_s|tbench_mbps|tbench_maxlat_ms|rps|(wakeup|request)_p[0-9]+_us|triad_mbps|triad_avg_mbps|wake_stay_pct|insns|l[23]_miss|c2c_(llc|node|remote)|dram_(local|remote)|stall_ms)$'
 HIGHER='^(cpus_utilised|tbench_mbps|rps|triad_mbps|triad_avg_mbps|wake_stay_pct)$'
 DECISION='^(wake_(fit|no_room|bias|limit|room|sync)_[a-z_]+|scans|stopped|found|found_per_scan|cpus_per_scan|stacked|moved)$'
 NEUTRAL='^(wake_local_pct)$'
+SOUNDNESS='^(tbench_listen_overflows|tbench_listen_drops|tbench_syn_retrans)$'
 
 # cells REPORT: a line per significant loss, "set<TAB>metric<TAB>figure", or
 # an error line (no tab) for an unknown metric or a disagreeing direction
 cells() {
 	awk -v rep="$1" -v outcome="$OUTCOME" -v higher="$HIGHER" \
-	    -v decision="$DECISION" -v neutral="$NEUTRAL" '
+	    -v decision="$DECISION" -v neutral="$NEUTRAL" -v soundness="$SOUNDNESS" '
 		/^== / { set = substr($0, 4) }
 		/^(Amean|Hmean|Gmean) / {
 			m = $2
-			if (m ~ decision || m ~ neutral) next
-			if (m !~ outcome) { print rep ": metric " m " is in no list of tests/harness/results-losses.sh (OUTCOME, DECISION or NEUTRAL): sort it there"; next }
+			if (m ~ decision || m ~ neutral || m ~ soundness) next
+			if (m !~ outcome) { print rep ": metric " m " is in no list of tests/harness/results-losses.sh (OUTCOME, DECISION, NEUTRAL or SOUNDNESS): sort it there"; next }
 			if ($NF != "*") next
 			# the means of B and of A: the first two fields
 			# that are plain numbers
@@ -236,6 +245,11 @@ mk "$ok" "Cited by series/0001."
 sed -i 's/-25\.00%  0\.0400/ 25.00%  0.0400/' "$t/docs/results/r1/report.txt"
 out=$(losses "$t") && fail "a report that calls a fall of CPUs used better passed"
 echo "$out" | grep -q "cpus_utilised: the report calls 25.00% better for A" || fail "unexpected message: $out"
+# a significant rise from 0 of a soundness count (SYNs dropped at
+# tbench_srv's accept queue) is no loss a changelog must quote
+mk "$ok" "Cited by series/0001."
+echo 'Amean tbench_listen_drops       0.0000 (  0.00%)       3.0000 ( 20.00%)     0.00%  0.0010 *' >>"$t/docs/results/r1/report.txt"
+out=$(losses "$t") || fail "a rise of tbench_listen_drops was taken for a loss: $out"
 mk "$ok" "Cited by series/0001."
 sed -i 's/^Amean time_s /Amean newmetric /' "$t/docs/results/r1/report.txt"
 out=$(losses "$t") && fail "an unknown metric passed"
