@@ -11,7 +11,9 @@
 # found the listener's accept queue full; tbench_listen_drops, those and
 # every other packet the listener dropped (SYNs past a full queue of
 # half-open connections: "Possible SYN flooding"); tbench_syn_retrans,
-# the SYNs and SYN-ACKs sent again. tbench_srv listens with a backlog of
+# the SYNs and SYN-ACKs sent again; tbench_tcp_timeouts, retransmission
+# timers that expired (a segment unacknowledged for 200 ms or more, the
+# timer doubling up to 120 s). tbench_srv listens with a backlog of
 # 20 and every client connects at once: a SYN the listener drops is sent
 # again 1 s later, then 2 s, 4 s ... after that (the kernel's
 # TCP_TIMEOUT_INIT, doubled). tbench starts its clock only once every
@@ -71,7 +73,7 @@ fi
 # VALUE" for each of NETSTAT_KEYS that SP_NETSTAT (the host test's fake of
 # /proc/net/netstat) has, where the kernel keeps them as a line of names
 # and a line of values, both starting "TcpExt:".
-NETSTAT_KEYS="ListenOverflows ListenDrops TCPSynRetrans"
+NETSTAT_KEYS="ListenOverflows ListenDrops TCPSynRetrans TCPTimeouts"
 netstat_read() {
 	awk -v keys="$NETSTAT_KEYS" '$1 == "TcpExt:" {
 			if (!h) { for (i = 2; i <= NF; i++) name[i] = $i; h = 1; next }
@@ -91,8 +93,8 @@ netstat_diff() {
 		{ b[$1] = $2 }
 		END {
 			n = split(keys, k)
-			split("tbench_listen_overflows tbench_listen_drops tbench_syn_retrans", m)
-			split("listen overflows,listen drops,SYN retransmits", w, ",")
+			split("tbench_listen_overflows tbench_listen_drops tbench_syn_retrans tbench_tcp_timeouts", m)
+			split("listen overflows,listen drops,SYN retransmits,TCP timeouts", w, ",")
 			for (j = 1; j <= n; j++) {
 				ok = (k[j] in a) && (k[j] in b)
 				v = ok ? b[k[j]] - a[k[j]] : "NA"
@@ -136,18 +138,27 @@ if ! kill -0 "$srv" 2>/dev/null || grep -qi fail "$d/srv"; then
 	echo "error: tbench_srv failed: $(cat "$d/srv")" >&2
 	exit 1
 fi
+# The guest's seconds over the tbench command (/proc/uptime), for the
+# error of a run that measured nothing: under icount a run whose clients
+# all wait on a timer takes guest seconds and no host time.
+up() { local u _; read -r u _ </proc/uptime && echo "$u"; }
 netstat_read >"$d/net0"
+up0=$(up)
 tbench -c "$load" -t "$secs" "$clients" 127.0.0.1 >"$d/out" 2>&1 || {
 	netstat_read >"$d/net1"
 	echo "error: tbench $clients failed ($(netstat_diff "$d/net0" "$d/net1" words)): $(tail -n 5 "$d/out")" >&2
 	exit 1
 }
 netstat_read >"$d/net1"
+up1=$(up)
 awk -v net="$(netstat_diff "$d/net0" "$d/net1" words)" '/^Throughput [0-9.]+ MB\/sec/ {
 		found = 1
 		if ($2 + 0 == 0) { print "error: tbench measured no throughput (too short a run? over it: " net ")" > "/dev/stderr"; exit 1 }
 		lat = $(NF - 1); sub(/^max_latency=/, "", lat)
 		printf "sp-metric: tbench_mbps %s\nsp-metric: tbench_maxlat_ms %s\n", $2, lat
 	}
-	END { if (!found) { print "error: tbench printed no throughput (over the run: " net ")" > "/dev/stderr"; exit 1 } }' "$d/out"
+	END { if (!found) { print "error: tbench printed no throughput (over the run: " net ")" > "/dev/stderr"; exit 1 } }' "$d/out" || {
+	echo "tbench took $(awk -v a="$up0" -v b="$up1" 'BEGIN { printf "%.1f", b - a }') s (uptime); its last lines: $(tail -n 4 "$d/out" | tr -s ' \n' ' ')" >&2
+	exit 1
+}
 netstat_diff "$d/net0" "$d/net1"

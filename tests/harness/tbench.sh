@@ -62,11 +62,16 @@ want=$'sp-metric: tbench_listen_overflows 5\nsp-metric: tbench_listen_drops 7\ns
 [ "$(grep -E '^sp-metric: tbench_(listen|syn)_' "$t/out")" = "$want" ] ||
 	fail "not the drops over the run ($want): $(cat "$t/out")"
 [ ! -s "$t/err" ] || fail "a kernel with every counter got a note: $(cat "$t/err")"
+grep -qx 'sp-metric: tbench_tcp_timeouts 0' "$t/out" || fail "no TCP timeouts (99 -> 99) in: $(cat "$t/out")"
 echo "# $(grep -E '^sp-metric: tbench_(listen|syn)_' "$t/out" | tr '\n' ' ')(a fake netstat)"
 # A run that measured nothing says whether SYNs were dropped.
 netstat 3 4 10 >"$t/netstat"
-expect_error 1 'no throughput \(too short a run\? over it: listen overflows 5, listen drops 7, SYN retransmits 12\)' -- \
+expect_error 1 'no throughput \(too short a run\? over it: listen overflows 5, listen drops 7, SYN retransmits 12, TCP timeouts 0\)' -- \
 	env SP_NETSTAT="$t/netstat" PATH="$t/wrap:$PATH" "$T" 1 1
+# ... and how many guest seconds the tbench command took, with its last
+# lines (under icount a run whose clients all wait on a timer takes guest
+# time and no host time).
+expect_error 1 'tbench took [0-9]+\.[0-9] s \(uptime\); its last lines: ' -- "$T" 1 1
 # A kernel without TCPSynRetrans: that metric is left out, and said so,
 # the others kept; with no such file, none of them, and the run goes on.
 netstat 3 4 10 'ListenDrops TCPOther ListenOverflows' >"$t/netstat"
@@ -78,12 +83,16 @@ want=$'sp-metric: tbench_listen_overflows 5\nsp-metric: tbench_listen_drops 7'
 grep -qx "tbench.sh: no TcpExt TCPSynRetrans in $t/netstat (an older kernel?): those metrics left out" "$t/err" ||
 	fail "a kernel without TCPSynRetrans: no note naming it: $(cat "$t/err")"
 netstat 3 4 10 'ListenDrops TCPOther ListenOverflows' >"$t/netstat"
-expect_error 1 'listen overflows 5, listen drops 7, SYN retransmits NA\)' -- \
+expect_error 1 'listen overflows 5, listen drops 7, SYN retransmits NA, TCP timeouts 0\)' -- \
 	env SP_NETSTAT="$t/netstat" PATH="$t/wrap:$PATH" "$T" 1 1
+# ... and how many guest seconds the tbench command took, with its last
+# lines (under icount a run whose clients all wait on a timer takes guest
+# time and no host time).
+expect_error 1 'tbench took [0-9]+\.[0-9] s \(uptime\); its last lines: ' -- "$T" 1 1
 SP_NETSTAT=$t/none "$T" 2 1 >"$t/out" 2>"$t/err" || fail "tbench.sh without a netstat failed: $(cat "$t/out" "$t/err")"
 grep -q '^sp-metric: tbench_mbps ' "$t/out" || fail "no throughput without a netstat: $(cat "$t/out")"
-grep -qE '^sp-metric: tbench_(listen|syn)_' "$t/out" && fail "drops counted from no netstat: $(cat "$t/out")"
-grep -q "no TcpExt ListenOverflows ListenDrops TCPSynRetrans in $t/none" "$t/err" || fail "no netstat: no note: $(cat "$t/err")"
+grep -qE '^sp-metric: tbench_(listen|syn|tcp)_' "$t/out" && fail "drops counted from no netstat: $(cat "$t/out")"
+grep -q "no TcpExt ListenOverflows ListenDrops TCPSynRetrans TCPTimeouts in $t/none" "$t/err" || fail "no netstat: no note: $(cat "$t/err")"
 echo "# $(cat "$t/err")"
 # Back to back, as ab-run.sh runs them: each finds the port free.
 for i in 1 2 3; do
