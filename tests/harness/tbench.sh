@@ -36,12 +36,22 @@ pgrep -x tbench_srv >/dev/null && fail "tbench_srv left running after a run that
 # /usr is 9p, read inside the timed run): a wrapper first in PATH keeps
 # tbench's arguments.
 mkdir "$t/wrap" "$t/tmp"
-printf '#!/bin/sh\necho "$@" >>"%s/args"\nexec %s "$@"\n' "$t" "$(command -v tbench)" >"$t/wrap/tbench"
+printf '#!/bin/sh\necho "$@" >>"%s/args"\nchrt -p $$ >"%s/policy"; sh -c '"'"'chrt -p $$'"'"' >"%s/child"\nexec %s "$@"\n' "$t" "$t" "$t" "$(command -v tbench)" >"$t/wrap/tbench"
 chmod +x "$t/wrap/tbench"
 copy=$t/tmp/sp-tbench-$(id -u).txt
 TMPDIR=$t/tmp PATH=$t/wrap:$PATH "$T" 2 1 >"$t/out" 2>&1 || fail "tbench.sh with a wrapper failed: $(cat "$t/out")"
 grep -q -- "-c $copy " "$t/args" || fail "tbench not given the copy $copy: $(cat "$t/args")"
 cmp -s /usr/share/dbench/client.txt "$copy" || fail "$copy is not client.txt"
+# dbench's parent, whose alarms alone set the throughput, runs SCHED_FIFO
+# with reset-on-fork, so what it forks runs SCHED_OTHER as without it.
+grep -q 'policy: SCHED_FIFO|SCHED_RESET_ON_FORK$' "$t/policy" || fail "tbench's parent not SCHED_FIFO, reset on fork: $(cat "$t/policy")"
+grep -q 'policy: SCHED_OTHER$' "$t/child" || fail "what tbench forks is not SCHED_OTHER: $(cat "$t/child")"
+echo "# tbench: $(head -n1 "$t/policy"); its child: $(head -n1 "$t/child")"
+# Where that cannot be had, an error that names the fix, before any run.
+printf '#!/bin/sh\nexit 1\n' >"$t/wrap/chrt"
+chmod +x "$t/wrap/chrt"
+expect_error 1 'cannot run tbench.s parent SCHED_FIFO .*CAP_SYS_NICE' -- env PATH="$t/wrap:$PATH" "$T" 2 1
+rm "$t/wrap/chrt"
 expect_error 1 'no tbench loadfile at' -- env SP_TBENCH_LOADFILE="$t/none" "$T" 2 1
 # The listener's drops over the run, from SP_NETSTAT: TcpExt's names on one
 # line, its values on the next, in an order of the fake's own (the values
@@ -71,7 +81,7 @@ expect_error 1 'no throughput \(too short a run\? over it: listen overflows 5, l
 # ... and how many guest seconds the tbench command took, with its last
 # lines (under icount a run whose clients all wait on a timer takes guest
 # time and no host time).
-expect_error 1 'tbench took [0-9]+\.[0-9] s \(uptime\); its last lines: ' -- "$T" 1 1
+expect_error 1 'tbench took [0-9]+\.[0-9] s \(uptime\); its reports: .*; its last lines: ' -- "$T" 1 1
 # A kernel without TCPSynRetrans: that metric is left out, and said so,
 # the others kept; with no such file, none of them, and the run goes on.
 netstat 3 4 10 'ListenDrops TCPOther ListenOverflows' >"$t/netstat"
@@ -88,7 +98,7 @@ expect_error 1 'listen overflows 5, listen drops 7, SYN retransmits NA, TCP time
 # ... and how many guest seconds the tbench command took, with its last
 # lines (under icount a run whose clients all wait on a timer takes guest
 # time and no host time).
-expect_error 1 'tbench took [0-9]+\.[0-9] s \(uptime\); its last lines: ' -- "$T" 1 1
+expect_error 1 'tbench took [0-9]+\.[0-9] s \(uptime\); its reports: .*; its last lines: ' -- "$T" 1 1
 SP_NETSTAT=$t/none "$T" 2 1 >"$t/out" 2>"$t/err" || fail "tbench.sh without a netstat failed: $(cat "$t/out" "$t/err")"
 grep -q '^sp-metric: tbench_mbps ' "$t/out" || fail "no throughput without a netstat: $(cat "$t/out")"
 grep -qE '^sp-metric: tbench_(listen|syn|tcp)_' "$t/out" && fail "drops counted from no netstat: $(cat "$t/out")"
