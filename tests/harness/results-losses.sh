@@ -51,7 +51,9 @@
 #   should, not what the switch did to the load: bench/tbench.sh's SYNs
 #   dropped at tbench_srv's full accept queue (backlog 20) and sent again
 #   (tbench_listen_overflows, tbench_listen_drops, tbench_syn_retrans),
-#   and its expired retransmission timers (tbench_tcp_timeouts).
+#   and its expired retransmission timers (tbench_tcp_timeouts), and the
+#   clients that had done nothing by dbench's last report
+#   (tbench_idle_clients).
 #   They are lower-is-better in the report, and a record with any says so
 #   in its README; what they cost the load shows in tbench_mbps and
 #   tbench_maxlat_ms, which are outcomes. A metric in none of the lists
@@ -77,7 +79,7 @@ OUTCOME='^(migrations|mig_[a-z]+|ctxsw|wait_us|cpus_utilised|time_s|tbench_mbps|
 HIGHER='^(cpus_utilised|tbench_mbps|rps|triad_mbps|triad_avg_mbps|wake_stay_pct)$'
 DECISION='^(wake_(fit|no_room|bias|limit|room|sync)_[a-z_]+|scans|stopped|found|found_per_scan|cpus_per_scan|stacked|moved)$'
 NEUTRAL='^(wake_local_pct)$'
-SOUNDNESS='^(tbench_listen_overflows|tbench_listen_drops|tbench_syn_retrans|tbench_tcp_timeouts)$'
+SOUNDNESS='^(tbench_listen_overflows|tbench_listen_drops|tbench_syn_retrans|tbench_tcp_timeouts|tbench_idle_clients)$'
 
 # cells REPORT: a line per significant loss, "set<TAB>metric<TAB>figure", or
 # an error line (no tab) for an unknown metric or a disagreeing direction

@@ -47,6 +47,21 @@ cmp -s /usr/share/dbench/client.txt "$copy" || fail "$copy is not client.txt"
 grep -q 'policy: SCHED_FIFO|SCHED_RESET_ON_FORK$' "$t/policy" || fail "tbench's parent not SCHED_FIFO, reset on fork: $(cat "$t/policy")"
 grep -q 'policy: SCHED_OTHER$' "$t/child" || fail "what tbench forks is not SCHED_OTHER: $(cat "$t/child")"
 echo "# tbench: $(head -n1 "$t/policy"); its child: $(head -n1 "$t/child")"
+# A run whose only report came while clients had yet to finish an
+# operation: dbench 4.0 calls it warm-up and prints Throughput 0 (as in
+# tb-ledger under icount); its rate counts, with the idle clients named.
+# A fake tbench prints that output (tbench_srv is still started and
+# stopped).
+printf '#!/bin/sh\ncat <<EOF\n  62       115   290.89 MB/sec  warmup   1 sec  latency 653.316 ms\n  64  cleanup   2 sec\nThroughput 0 MB/sec  64 clients  64 procs  max_latency=653.316 ms\nEOF\n' >"$t/fake-tbench"
+mkdir "$t/fake" && cp "$t/fake-tbench" "$t/fake/tbench" && chmod +x "$t/fake/tbench"
+PATH=$t/fake:$PATH "$T" 2 64 >"$t/out" 2>&1 || fail "a warm-up-only run failed: $(cat "$t/out")"
+grep -qx 'sp-metric: tbench_mbps 290.89' "$t/out" || fail "a warm-up-only run: not its report's rate: $(cat "$t/out")"
+grep -qx 'sp-metric: tbench_idle_clients 2' "$t/out" || fail "a warm-up-only run: not 2 idle clients: $(cat "$t/out")"
+grep -qx 'sp-metric: tbench_maxlat_ms 653.316' "$t/out" || fail "a warm-up-only run: no latency: $(cat "$t/out")"
+echo "# a warm-up-only run: $(grep -E 'tbench_(mbps|idle)' "$t/out" | tr '\n' ' ')"
+# With no report at all, still an error.
+sed -i '/warmup/d' "$t/fake/tbench"
+expect_error 1 'tbench measured no throughput' -- env PATH="$t/fake:$PATH" "$T" 2 64
 # Where that cannot be had, an error that names the fix, before any run.
 printf '#!/bin/sh\nexit 1\n' >"$t/wrap/chrt"
 chmod +x "$t/wrap/chrt"
