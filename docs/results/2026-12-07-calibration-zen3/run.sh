@@ -31,7 +31,7 @@ group=${1:-}
 # not a plan; the sets that completed are reported even if it strikes.
 case $group in
 hb-ledger) knobs=(LEDGER=1 REPS=12 HB_LOOPS=500 SETS='both-g4 both-g2 both-g8 both-g1' BENCH_TIMEOUT=4500) ;;
-tb-ledger) knobs=(LEDGER=1 REPS=6 TBENCH_SECS=2 SETS='tbench-64' BENCH_TIMEOUT=2700) ;;
+tb-ledger) knobs=(LEDGER=1 REPS=6 TBENCH_SECS=2 SETS='tbench-64' BENCH_TIMEOUT=4800) ;;
 plain-1) knobs=(REPS=8 TBENCH_SECS=2 SCHBENCH_SECS=2 PIPE_LOOPS=50000 SETS='tbench-32 schbench-w64 both-pipe' BENCH_TIMEOUT=3600) ;;
 plain-2) knobs=(REPS=6 TBENCH_SECS=2 SCHBENCH_SECS=2 SETS='tbench-8 tbench-16 schbench-w16 tbench-1 both-stream-10' BENCH_TIMEOUT=4500) ;;
 *)
