@@ -10,8 +10,9 @@
 #   hb-ledger  LEDGER=1, 12 runs a side: hackbench at 4, 2, 8 and 1 groups
 #   tb-ledger  LEDGER=1, 6 runs a side: tbench 64 clients, 2 s
 #   plain-1    no ledger, 8 runs a side: tbench 32, schbench 64 workers, pipe
-#   plain-2    no ledger, 6 runs a side: tbench 8, 16, 1, schbench 16
-#              workers, STREAM: only if the time is there
+#   plain-2    no ledger, 6 runs a side: tbench 16 and 8 clients
+#   plain-3    no ledger, 6 runs a side: schbench 16 workers, tbench 1,
+#              STREAM
 # It writes GROUP/ here (refused if it exists: a run is never overwritten):
 # the report (report.txt), results.json, each set's .raw, .meta, .csv and,
 # with the ledger, its .ledger (the runs' window labels), the machine file
@@ -33,9 +34,10 @@ case $group in
 hb-ledger) knobs=(LEDGER=1 REPS=12 HB_LOOPS=500 SETS='both-g4 both-g2 both-g8 both-g1' BENCH_TIMEOUT=4500) ;;
 tb-ledger) knobs=(LEDGER=1 REPS=6 TBENCH_SECS=2 SETS='tbench-64' BENCH_TIMEOUT=4800) ;;
 plain-1) knobs=(REPS=8 TBENCH_SECS=2 SCHBENCH_SECS=2 PIPE_LOOPS=50000 SETS='tbench-32 schbench-w64 both-pipe' BENCH_TIMEOUT=3600) ;;
-plain-2) knobs=(REPS=6 TBENCH_SECS=2 SCHBENCH_SECS=2 SETS='tbench-8 tbench-16 schbench-w16 tbench-1 both-stream-10' BENCH_TIMEOUT=4500) ;;
+plain-2) knobs=(REPS=6 TBENCH_SECS=2 SETS='tbench-16 tbench-8' BENCH_TIMEOUT=2700) ;;
+plain-3) knobs=(REPS=6 TBENCH_SECS=2 SCHBENCH_SECS=2 SETS='schbench-w16 tbench-1 both-stream-10' BENCH_TIMEOUT=3000) ;;
 *)
-	echo "usage: run.sh GROUP, one of: hb-ledger tb-ledger plain-1 plain-2 (in that order; the record's README)" >&2
+	echo "usage: run.sh GROUP, one of: hb-ledger tb-ledger plain-1 plain-2 plain-3 (in that order; the record's README)" >&2
 	exit 2
 	;;
 esac
