@@ -170,8 +170,8 @@ up1=$(up)
 # (dbench.c's sig_alarm(); upstream 6994678, 2010, lifted that only for an
 # explicit --warmup). In a 2 s run the report at 1 s is the only one, and
 # under icount with 64 clients a client's first operation can take longer
-# (its connection waits 1 s for a dropped SYN to be sent again): the run
-# measured 0 MB/s while 62 of 64 clients had moved 290 MB/s (tb-ledger,
+# (operations there waited up to 1.6 s; connections, dropped SYNs and all,
+# are made before dbench releases the clients): the run measured 0 MB/s while 62 of 64 clients had moved 290 MB/s (tb-ledger,
 # docs/results/2026-12-07-calibration-zen3). So that report's rate counts,
 # and tbench_idle_clients says how many clients had done nothing by it.
 awk -v net="$(netstat_diff "$d/net0" "$d/net1" words)" -v clients="$clients" '
